@@ -1,0 +1,48 @@
+package dev.llmsafe.policy;
+
+import java.util.Optional;
+
+/**
+ * Where one of the four connections goes: a real JDBC URL (never {@code jdbc:llmsafe:}), and the
+ * credential when it is not in the URL.
+ *
+ * @param url the JDBC URL of the real database, such as {@code jdbc:postgresql://db:5432/app}
+ * @param user the user name, when not given in the URL
+ * @param password the password, when not given in the URL
+ */
+public record ConnectionSettings(String url, Optional<String> user, Optional<Secret> password) {
+
+    /** Checks that the URL is a JDBC URL of a real database. */
+    public ConnectionSettings {
+        checkUrl(url);
+    }
+
+    /** A connection whose credential is in the URL or not needed (SQLite). */
+    public static ConnectionSettings of(String url) {
+        return new ConnectionSettings(url, Optional.empty(), Optional.empty());
+    }
+
+    /** A connection with a user and a password. */
+    public static ConnectionSettings of(String url, String user, String password) {
+        return new ConnectionSettings(url, Optional.ofNullable(user),
+                Optional.ofNullable(password).map(Secret::of));
+    }
+
+    /** The URL with its query string removed, for messages; a URL may carry a password. */
+    public String describe() {
+        int q = url.indexOf('?');
+        String base = q < 0 ? url : url.substring(0, q);
+        return user.map(u -> u + " at ").orElse("") + base;
+    }
+
+    static void checkUrl(String url) {
+        if (url == null || !url.startsWith("jdbc:")) {
+            throw new IllegalArgumentException("\"" + url + "\" is not a JDBC URL; write for example"
+                    + " jdbc:postgresql://127.0.0.1:5432/app, jdbc:mysql://127.0.0.1:3306/app or jdbc:sqlite:app.db");
+        }
+        if (url.startsWith("jdbc:llmsafe:")) {
+            throw new IllegalArgumentException("the configuration names the real database; remove the"
+                    + " llmsafe: prefix from " + url.substring(0, Math.min(url.length(), 40)));
+        }
+    }
+}

@@ -1,0 +1,272 @@
+package dev.llmsafe.policy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * The contents of {@code llmsafe.json}: where the databases are and what the model may touch.
+ * Immutable and thread-safe.
+ *
+ * <p>Four connections can be named. {@code connection} runs the dry run and must be able to write;
+ * {@code readConnection} runs reads (a role that cannot write is the cheapest real guard);
+ * {@code applyConnection} commits approved plans; {@code storeConnection} holds plans and audit
+ * records. Each one left out falls back as documented in the README, and {@code llmsafe check}
+ * says which of them share a credential.
+ *
+ * <p>String values may name environment variables: {@code ${NAME}} or {@code ${NAME:-default}};
+ * {@code $${} writes a literal {@code ${}. Unknown keys, mis-cased keys and wrong types are errors
+ * with the file, line, column and key.
+ */
+public final class LlmSafeConfig {
+
+    private final String source;
+    private final ConnectionSettings connection;
+    private final Optional<ConnectionSettings> readConnection;
+    private final Optional<ConnectionSettings> applyConnection;
+    private final Optional<ConnectionSettings> storeConnection;
+    private final Optional<Identifier> schema;
+    private final Optional<Secret> sealKey;
+    private final boolean allowSelfApprove;
+    private final Policy policy;
+
+    private LlmSafeConfig(Builder b) {
+        this.source = b.source;
+        this.connection = Objects.requireNonNull(b.connection, "connection is required");
+        this.readConnection = Optional.ofNullable(b.readConnection);
+        this.applyConnection = Optional.ofNullable(b.applyConnection);
+        this.storeConnection = Optional.ofNullable(b.storeConnection);
+        this.schema = Optional.ofNullable(b.schema);
+        this.sealKey = Optional.ofNullable(b.sealKey);
+        this.allowSelfApprove = b.allowSelfApprove;
+        this.policy = Objects.requireNonNull(b.policy, "policy is required");
+    }
+
+    /** Reads a config file, taking {@code ${NAME}} values from the process environment. */
+    public static LlmSafeConfig load(Path file) {
+        return load(file, System::getenv);
+    }
+
+    /**
+     * Reads a config file with the given environment (a function from a variable name to its value,
+     * or null when unset).
+     *
+     * @throws ConfigException when the file cannot be read or is not a valid configuration
+     */
+    public static LlmSafeConfig load(Path file, UnaryOperator<String> environment) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException(file.toString(), 0, 0, null,
+                    "no such file; create one with `llmsafe init` or point to it with --config, the system"
+                            + " property llmsafe.config or the environment variable LLMSAFE_CONFIG");
+        } catch (IOException e) {
+            throw new ConfigException(file.toString(), 0, 0, null, "cannot read the file: " + e);
+        }
+        return parse(text, file.toString(), environment);
+    }
+
+    /**
+     * Reads configuration text.
+     *
+     * @param json the text of an {@code llmsafe.json}
+     * @param source the name used in error messages (usually the path)
+     * @param environment variable name to value, null when unset
+     * @throws ConfigException when the text is not a valid configuration
+     */
+    public static LlmSafeConfig parse(String json, String source, UnaryOperator<String> environment) {
+        return new ConfigReader(source, environment).read(json);
+    }
+
+    /** A builder for applications that configure in code. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Where this configuration came from: a path, or {@code "code"}. */
+    public String source() {
+        return source;
+    }
+
+    /** The dry-run connection: a credential that can write, always rolled back. */
+    public ConnectionSettings connection() {
+        return connection;
+    }
+
+    /** The connection reads run on, when separate. */
+    public Optional<ConnectionSettings> readConnection() {
+        return readConnection;
+    }
+
+    /** The connection that commits approved plans, when separate. */
+    public Optional<ConnectionSettings> applyConnection() {
+        return applyConnection;
+    }
+
+    /** The connection to the plan and audit store, when separate. */
+    public Optional<ConnectionSettings> storeConnection() {
+        return storeConnection;
+    }
+
+    /** The schema the tables live in (PostgreSQL), pinned on every connection instead of search_path. */
+    public Optional<Identifier> schema() {
+        return schema;
+    }
+
+    /** The key that seals plans and approvals in the store, when set. */
+    public Optional<Secret> sealKey() {
+        return sealKey;
+    }
+
+    /** Whether one actor may both propose and approve (then the audit shows one actor doing both). */
+    public boolean allowSelfApprove() {
+        return allowSelfApprove;
+    }
+
+    /** What the model may touch. */
+    public Policy policy() {
+        return policy;
+    }
+
+    /**
+     * The canonical JSON form. Secrets are written as the file wrote them ({@code ${NAME}}), so the
+     * output is safe to show when the file itself kept secrets out.
+     */
+    public String toJson() {
+        return CanonicalJson.config(this);
+    }
+
+    /** A short description for people; never shows a secret. */
+    public String summary() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("Configuration from ").append(source).append('\n');
+        sb.append("  connection       ").append(connection.describe()).append('\n');
+        sb.append("  readConnection   ").append(readConnection.map(ConnectionSettings::describe)
+                .orElse("(not set: reads use the caller's connection)")).append('\n');
+        sb.append("  applyConnection  ").append(applyConnection.map(ConnectionSettings::describe)
+                .orElse("(not set: apply uses the dry-run credential)")).append('\n');
+        sb.append("  storeConnection  ").append(storeConnection.map(ConnectionSettings::describe)
+                .orElse("(not set: plans are stored in the dry-run database)")).append('\n');
+        schema.ifPresent(s -> sb.append("  schema           ").append(s).append('\n'));
+        sb.append("  seal key         ").append(sealKey.isPresent() ? "set" : "not set").append('\n');
+        sb.append("  self-approval    ").append(allowSelfApprove ? "allowed" : "refused").append('\n');
+        for (String line : policy.summary().split("\n")) {
+            sb.append("  ").append(line).append('\n');
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof LlmSafeConfig c
+                && connection.equals(c.connection) && readConnection.equals(c.readConnection)
+                && applyConnection.equals(c.applyConnection) && storeConnection.equals(c.storeConnection)
+                && schema.equals(c.schema) && sealKey.equals(c.sealKey)
+                && allowSelfApprove == c.allowSelfApprove && policy.equals(c.policy);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(connection, readConnection, applyConnection, storeConnection, schema, sealKey,
+                allowSelfApprove, policy);
+    }
+
+    /** The summary; never shows a secret. */
+    @Override
+    public String toString() {
+        return summary();
+    }
+
+    /** Builds an {@link LlmSafeConfig} in code. */
+    public static final class Builder {
+        private String source = "code";
+        private ConnectionSettings connection;
+        private ConnectionSettings readConnection;
+        private ConnectionSettings applyConnection;
+        private ConnectionSettings storeConnection;
+        private Identifier schema;
+        private Secret sealKey;
+        private boolean allowSelfApprove;
+        private Policy policy;
+
+        private Builder() {
+        }
+
+        Builder source(String source) {
+            this.source = source;
+            return this;
+        }
+
+        /** The dry-run connection (required). */
+        public Builder connection(ConnectionSettings c) {
+            this.connection = c;
+            return this;
+        }
+
+        /** The read connection. */
+        public Builder readConnection(ConnectionSettings c) {
+            this.readConnection = c;
+            return this;
+        }
+
+        /** The apply connection. */
+        public Builder applyConnection(ConnectionSettings c) {
+            this.applyConnection = c;
+            return this;
+        }
+
+        /** The store connection. */
+        public Builder storeConnection(ConnectionSettings c) {
+            this.storeConnection = c;
+            return this;
+        }
+
+        /** The schema of the tables, as an identifier ({@code public}, or {@code "\"Sales\""} quoted). */
+        public Builder schema(String schema) {
+            try {
+                this.schema = QualifiedName.parse(schema, 1).last();
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("\"" + schema + "\" is not a valid schema name;"
+                        + " write a name such as public, in double quotes if it has other characters");
+            }
+            return this;
+        }
+
+        /** The seal key: at least 16 characters, the same on the planning and the applying side. */
+        public Builder sealKey(Secret key) {
+            checkSealKey(key.reveal());
+            this.sealKey = key;
+            return this;
+        }
+
+        /** Allows one actor to propose and approve. */
+        public Builder allowSelfApprove(boolean allow) {
+            this.allowSelfApprove = allow;
+            return this;
+        }
+
+        /** The policy (required). */
+        public Builder policy(Policy policy) {
+            this.policy = policy;
+            return this;
+        }
+
+        /** The configuration. */
+        public LlmSafeConfig build() {
+            return new LlmSafeConfig(this);
+        }
+    }
+
+    static void checkSealKey(String key) {
+        if (key.length() < 16) {
+            throw new IllegalArgumentException("the seal key is too short to be a secret (" + key.length()
+                    + " characters); use at least 16 random characters, for example from `openssl rand -hex 32`");
+        }
+    }
+}

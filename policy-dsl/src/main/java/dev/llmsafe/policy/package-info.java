@@ -1,0 +1,12 @@
+/**
+ * The policy: what a language model may touch through an llmsafe connection, and the
+ * {@code llmsafe.json} configuration that carries it together with the four connections.
+ *
+ * <p>{@link dev.llmsafe.policy.Policy} is written in code with its typed DSL or loaded by
+ * {@link dev.llmsafe.policy.LlmSafeConfig#load}. Both fail closed: a wrong name, type or key is an
+ * error that says where and what to write instead, never a silently ignored setting.
+ *
+ * <p>This package knows nothing of JDBC and depends on jackson-core only. Names are kept as
+ * written ({@link dev.llmsafe.policy.QualifiedName}); the driver resolves them against the database.
+ */
+package dev.llmsafe.policy;

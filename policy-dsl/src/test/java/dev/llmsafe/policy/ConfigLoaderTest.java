@@ -1,0 +1,246 @@
+package dev.llmsafe.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+
+    static final Map<String, String> ENV = Map.of(
+            "LLMSAFE_PASSWORD", "plan-secret",
+            "LLMSAFE_APPLY_PASSWORD", "apply-secret",
+            "LLMSAFE_SEAL_KEY", "0123456789abcdef0123456789abcdef");
+    static final UnaryOperator<String> env = ENV::get;
+
+    static final String FULL = """
+            {
+              "connection":      { "url": "jdbc:postgresql://127.0.0.1:5432/app", "user": "llm_plan", "password": "${LLMSAFE_PASSWORD}" },
+              "readConnection":  { "url": "jdbc:postgresql://127.0.0.1:5432/app", "user": "llm_read" },
+              "applyConnection": { "url": "jdbc:postgresql://127.0.0.1:5432/app", "user": "llm_apply", "password": "${LLMSAFE_APPLY_PASSWORD}" },
+              "storeConnection": { "url": "jdbc:postgresql://127.0.0.1:5432/app", "user": "llm_store" },
+              "schema": "public",
+              "sealKey": "${LLMSAFE_SEAL_KEY}",
+              "allowSelfApprove": false,
+              "policy": {
+                "allow": ["orders", "members"],
+                "impact": { "orders": "Changing an order moves money: the ship date decides the supplier's payment month." },
+                "denyIdentifiers": { "password_hash": "a stored credential" },
+                "denyWrite": { "orders.total_cents": "recomputed by billing; change the order lines instead" },
+                "autoColumns": { "orders": ["updated_at"] },
+                "maxUpdateRows": 200,
+                "maxDeleteRows": 50,
+                "read": { "maxRows": 1000, "maxCost": 100000, "timeoutMs": 5000 }
+              }
+            }
+            """;
+
+    static LlmSafeConfig parse(String json) {
+        return LlmSafeConfig.parse(json, "llmsafe.json", env);
+    }
+
+    static String errorOf(String json) {
+        try {
+            parse(json);
+        } catch (ConfigException e) {
+            return e.getMessage();
+        }
+        throw new AssertionError("expected a ConfigException for:\n" + json);
+    }
+
+    static String minimal(String policyBody) {
+        return "{\"connection\": {\"url\": \"jdbc:sqlite:app.db\"},\n\"policy\": " + policyBody + "}";
+    }
+
+    @Test
+    void theDocumentedExampleLoads() {
+        LlmSafeConfig c = parse(FULL);
+        assertThat(c.connection().url()).isEqualTo("jdbc:postgresql://127.0.0.1:5432/app");
+        assertThat(c.connection().user()).contains("llm_plan");
+        assertThat(c.connection().password().orElseThrow().reveal()).isEqualTo("plan-secret");
+        assertThat(c.readConnection().orElseThrow().user()).contains("llm_read");
+        assertThat(c.readConnection().orElseThrow().password()).isEmpty();
+        assertThat(c.applyConnection().orElseThrow().password().orElseThrow().reveal()).isEqualTo("apply-secret");
+        assertThat(c.storeConnection().orElseThrow().user()).contains("llm_store");
+        assertThat(c.schema()).contains(Identifier.of("public"));
+        assertThat(c.sealKey().orElseThrow().reveal()).isEqualTo("0123456789abcdef0123456789abcdef");
+        assertThat(c.allowSelfApprove()).isFalse();
+
+        Policy p = c.policy();
+        QualifiedName orders = QualifiedName.parse("orders", 2);
+        TablePolicy t = p.table(orders).orElseThrow();
+        assertThat(t.impact()).contains("Changing an order moves money: the ship date decides the supplier's payment month.");
+        assertThat(t.denyWrite()).containsExactly(Map.entry(Identifier.of("total_cents"),
+                "recomputed by billing; change the order lines instead"));
+        assertThat(t.autoColumns()).containsExactly(Identifier.of("updated_at"));
+        assertThat(p.table(QualifiedName.parse("members", 2)).orElseThrow().impact()).isEmpty();
+        assertThat(p.secrets()).containsExactly(Map.entry(QualifiedName.parse("password_hash", 3), "a stored credential"));
+        assertThat(p.maxUpdateRows(t)).isEqualTo(200);
+        assertThat(p.maxDeleteRows(t)).isEqualTo(50);
+        assertThat(p.read()).isEqualTo(new ReadLimits(1000, OptionalDouble.of(100000), 5000));
+    }
+
+    @Test
+    void onlyConnectionAndAllowAreRequiredAndTheRestHasDefaults() {
+        LlmSafeConfig c = parse(minimal("{\"allow\": [\"orders\"]}"));
+        assertThat(c.readConnection()).isEmpty();
+        assertThat(c.applyConnection()).isEmpty();
+        assertThat(c.storeConnection()).isEmpty();
+        assertThat(c.schema()).isEmpty();
+        assertThat(c.sealKey()).isEmpty();
+        assertThat(c.allowSelfApprove()).isFalse();
+        Policy p = c.policy();
+        assertThat(p.maxUpdateRows()).isEqualTo(Policy.DEFAULT_MAX_UPDATE_ROWS);
+        assertThat(p.maxDeleteRows()).isEqualTo(Policy.DEFAULT_MAX_DELETE_ROWS);
+        assertThat(p.maxStatementLength()).isEqualTo(Policy.DEFAULT_MAX_STATEMENT_LENGTH);
+        assertThat(p.read()).isEqualTo(ReadLimits.DEFAULT);
+        assertThat(p.read().maxCost()).isEmpty();
+    }
+
+    @Test
+    void theDslAndTheJsonProduceEqualPolicies() {
+        Policy fromDsl = Policy.define(p -> p
+                .table("orders", t -> t
+                        .impact("Changing an order moves money: the ship date decides the supplier's payment month.")
+                        .denyWrite("total_cents", "recomputed by billing; change the order lines instead")
+                        .autoColumns("updated_at"))
+                .table("members")
+                .secret("password_hash", "a stored credential")
+                .maxUpdateRows(200)
+                .maxDeleteRows(50)
+                .read(r -> r.maxRows(1000).maxCost(100000).timeoutMs(5000)));
+        assertThat(parse(FULL).policy()).isEqualTo(fromDsl);
+        assertThat(parse(FULL).policy().toJson()).isEqualTo(fromDsl.toJson());
+    }
+
+    @Test
+    void perTableLimitsAndQuotedNamesLoadAndMatchTheDsl() {
+        Policy json = parse(minimal("""
+                {
+                  "allow": ["public.orders", "\\"Order Lines\\""],
+                  "impact": { "public.orders": "moves money", "\\"Order Lines\\"": "changes an invoice" },
+                  "limits": { "public.orders": { "maxUpdateRows": 10, "maxDeleteRows": 2 } },
+                  "denyWrite": { "\\"Order Lines\\".\\"Unit Price\\"": "set by the catalogue" },
+                  "maxStatementLength": 5000
+                }""")).policy();
+        Policy dsl = Policy.define(p -> p
+                .table("\"Order Lines\"", t -> t.impact("changes an invoice").denyWrite("\"Unit Price\"", "set by the catalogue"))
+                .table("public.orders", t -> t.impact("moves money").maxUpdateRows(10).maxDeleteRows(2))
+                .maxStatementLength(5000));
+        assertThat(json).isEqualTo(dsl);
+        TablePolicy orders = json.table(QualifiedName.parse("public.orders", 2)).orElseThrow();
+        assertThat(orders.maxUpdateRows()).isEqualTo(OptionalInt.of(10));
+        assertThat(json.maxUpdateRows(orders)).isEqualTo(10);
+        assertThat(json.maxDeleteRows(orders)).isEqualTo(2);
+        TablePolicy lines = json.table(new QualifiedName(java.util.List.of(new Identifier("Order Lines", true))))
+                .orElseThrow();
+        assertThat(lines.denyWrite()).containsKey(new Identifier("Unit Price", true));
+        assertThat(json.maxUpdateRows(lines)).isEqualTo(Policy.DEFAULT_MAX_UPDATE_ROWS);
+    }
+
+    @Test
+    void theConfigRoundTripsThroughItsCanonicalJson() {
+        LlmSafeConfig c = parse(FULL);
+        String canonical = c.toJson();
+        assertThat(parse(canonical)).isEqualTo(c);
+        assertThat(parse(canonical).toJson()).isEqualTo(canonical);
+        // Secrets come back as the file wrote them, never as the environment's values.
+        assertThat(canonical).contains("\"password\" : \"${LLMSAFE_PASSWORD}\"")
+                .contains("\"sealKey\" : \"${LLMSAFE_SEAL_KEY}\"")
+                .doesNotContain("plan-secret").doesNotContain("0123456789abcdef0123456789abcdef");
+    }
+
+    @Test
+    void thePolicyRoundTripsThroughItsCanonicalJson() {
+        Policy p = Policy.define(b -> b
+                .table("b", t -> t.impact("x").maxDeleteRows(3).autoColumns("z", "a"))
+                .table("a")
+                .secret("users.password_hash", "credential")
+                .read(r -> r.maxCost(12.5)));
+        String json = p.toJson();
+        Policy back = parse(minimal(json)).policy();
+        assertThat(back).isEqualTo(p);
+        assertThat(back.toJson()).isEqualTo(json);
+        assertThat(json).isEqualTo("""
+                {
+                  "allow" : [ "a", "b" ],
+                  "impact" : {
+                    "b" : "x"
+                  },
+                  "denyIdentifiers" : {
+                    "users.password_hash" : "credential"
+                  },
+                  "autoColumns" : {
+                    "b" : [ "a", "z" ]
+                  },
+                  "maxUpdateRows" : 200,
+                  "maxDeleteRows" : 50,
+                  "limits" : {
+                    "b" : {
+                      "maxDeleteRows" : 3
+                    }
+                  },
+                  "maxStatementLength" : 20000,
+                  "read" : {
+                    "maxRows" : 1000,
+                    "maxCost" : 12.5,
+                    "timeoutMs" : 5000
+                  }
+                }
+                """);
+    }
+
+    @Test
+    void secretsNeverShowThemselves() {
+        LlmSafeConfig c = parse(FULL);
+        assertThat(c.sealKey().orElseThrow().toString()).isEqualTo("********");
+        assertThat(c.toString()).doesNotContain("plan-secret").doesNotContain("apply-secret")
+                .doesNotContain("0123456789abcdef");
+        assertThat(c.connection().toString()).doesNotContain("plan-secret");
+    }
+
+    @Test
+    void theSummaryTellsAPersonWhatIsAllowed() {
+        String s = parse(FULL).summary();
+        assertThat(s).contains("Configuration from llmsafe.json")
+                .contains("connection       llm_plan at jdbc:postgresql://127.0.0.1:5432/app")
+                .contains("seal key         set")
+                .contains("self-approval    refused")
+                .contains("Tables the model may read (2): members, orders")
+                .contains("Tables it may propose changes to (1):")
+                .contains("orders: up to 200 rows per UPDATE, 50 per DELETE; never sets total_cents")
+                .contains("Secret identifiers, never read or written: password_hash")
+                .contains("Reads: at most 1000 rows, 5000 ms, estimated cost at most 100000");
+    }
+
+    @Test
+    void aFileIsReadFromDiskAndAMissingFileSaysWhatToDo(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("llmsafe.json");
+        Files.writeString(file, minimal("{\"allow\": [\"orders\"]}"));
+        assertThat(LlmSafeConfig.load(file, env).source()).isEqualTo(file.toString());
+        Path missing = dir.resolve("nope.json");
+        assertThatThrownBy(() -> LlmSafeConfig.load(missing, env))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(missing + ": no such file; create one with `llmsafe init` or point to it with --config,"
+                        + " the system property llmsafe.config or the environment variable LLMSAFE_CONFIG");
+    }
+
+    @Test
+    void commentsAreAllowed() {
+        LlmSafeConfig c = parse("""
+                {
+                  // the dry-run credential
+                  "connection": {"url": "jdbc:sqlite:app.db"},
+                  /* what the model may touch */
+                  "policy": {"allow": ["orders"]}
+                }""");
+        assertThat(c.policy().tables()).hasSize(1);
+    }
+}
