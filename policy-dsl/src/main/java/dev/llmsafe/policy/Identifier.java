@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  */
 public record Identifier(String text, boolean quoted) {
 
-    private static final Pattern BARE = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*");
+    private static final Pattern BARE = Pattern.compile("[\\p{L}_][\\p{L}\\p{N}_$]*");
     static final int MAX_LENGTH = 128;
 
     /** Checks the text: a bare identifier must look like one; a quoted one may hold anything but NUL. */

@@ -1,0 +1,80 @@
+package dev.llmsafe;
+
+/**
+ * Why llmsafe refused something. One code per reason; {@link RefusedException} carries it. The codes
+ * are public: tools and people match on them, so a code is never renamed. The rule ids (S1, W4, ...)
+ * refer to SPEC.md.
+ */
+public enum Refusal {
+    // S: accepting a statement
+    /** S1: empty input, or nothing left after comments. */
+    EMPTY("42601"),
+    /** S1: longer than the configured maximum. */
+    TOO_LONG("54000"),
+    /** S2: the text cannot be read (an unterminated string, comment, quoted identifier or dollar quote). */
+    LEX("42601"),
+    /** S3: more than one statement. */
+    MULTIPLE_STATEMENTS("42601"),
+    /** S5: INSERT, REPLACE, MERGE and upserts have no before-image to show. */
+    UNSUPPORTED_INSERT("42501"),
+    /** S5: anything that is neither a plain read nor an UPDATE or DELETE. */
+    UNSUPPORTED_STATEMENT("42501"),
+    /** S6: MySQL executable comments and optimizer hints. */
+    FORBIDDEN_DIALECT("42501"),
+    /** S7: transaction control and session state in SQL text. */
+    FORBIDDEN("42501"),
+    /** The parser cannot read the statement. */
+    PARSE("42601"),
+    /** The lexer and the parser read the statement differently, so neither reading can be trusted. */
+    PARSE_DISAGREEMENT("42601"),
+
+    // W: the shape of a write
+    /** W1: more than one table in a write. */
+    MULTI_TABLE("42501"),
+    /** W2: ORDER BY or LIMIT on a write. */
+    ORDER_OR_LIMIT("42501"),
+    /** W3: a write without WHERE. */
+    NO_WHERE("42501"),
+    /** W4, R1: a table the policy does not allow. */
+    TABLE_NOT_ALLOWED("42501"),
+    /** W5: the library's own plan and audit tables. */
+    ENGINE_TABLE("42501"),
+    /** W6: a table without a primary key. */
+    NO_PRIMARY_KEY("42501"),
+    /** W7: a SET column that does not exist or may not be written. */
+    DENIED_WRITE_COLUMN("42501"),
+    /** W8: an aliased target table. */
+    ALIASED_TARGET("42501"),
+    /** W10: a function whose value at apply time would not be the value shown. */
+    VOLATILE("42501"),
+    /** W11: a table with no declared business consequence. */
+    IMPACT_UNDECLARED("42501"),
+    /** W12: schema changes. */
+    DDL("42501"),
+
+    // R: reads
+    /** R1: system catalogs. */
+    SYSTEM_CATALOG("42501"),
+    /** R2: a secret identifier, by reference or by result column. */
+    DENIED_IDENTIFIER("42501"),
+    /** R3: a read that writes or locks. */
+    MIXED("25006"),
+    /** R3: a function that reaches files, the network, other sessions or arbitrary queries. */
+    FORBIDDEN_FUNCTION("42501"),
+    /** R5: a read whose estimated cost is above the bound. */
+    COST_TOO_HIGH("54000");
+
+    private final String sqlState;
+
+    Refusal(String sqlState) {
+        this.sqlState = sqlState;
+    }
+
+    /**
+     * The SQLState a {@link RefusedException} with this code carries. None is in class 08 or another
+     * class that connection pools treat as a dead connection: a refusal never costs a connection.
+     */
+    public String sqlState() {
+        return sqlState;
+    }
+}

@@ -1,0 +1,19 @@
+/**
+ * The analysis of one statement, before any database is asked: a dialect-exact {@link
+ * dev.llmsafe.sql.Lexer}, JSqlParser for structure, and the rules that need no catalog (SPEC.md S1-S8,
+ * W1-W3, W5, W8-W10, W12, and the statement-shape part of R1-R3).
+ *
+ * <p>Two readings must agree. The lexer reads the text as the server will (string escapes, quoted
+ * identifiers, nested or flat comments, MySQL executable comments); JSqlParser reads its structure.
+ * A statement on whose literals, separators or WHERE clause the two disagree is refused
+ * (PARSE_DISAGREEMENT), never guessed: JSqlParser 5.4 reads {@code E'\' WHERE id=1 -- '} as having a
+ * WHERE clause, while PostgreSQL updates every row.
+ *
+ * <p>What is executed is the comment-free text the analysis judged, and the engine's own queries are
+ * built from its parts ({@link dev.llmsafe.sql.Analysis#where()} stops before RETURNING), never by
+ * gluing the caller's text to other text.
+ *
+ * <p>Uses the policy module's names and {@code dev.llmsafe} refusals; knows nothing of JDBC
+ * connections, dialect catalogs or plans.
+ */
+package dev.llmsafe.sql;
