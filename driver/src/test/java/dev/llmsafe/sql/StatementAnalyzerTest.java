@@ -464,6 +464,34 @@ class StatementAnalyzerTest {
         check(c);
     }
 
+    // ---- bypasses seen in the wild (shared/research/agent-db-anchors.md section 4) ----
+
+    static Stream<Case> bypasses() {
+        return Cases.of()
+                .add(MULTIPLE_STATEMENTS, "COMMIT; DROP SCHEMA public CASCADE;")
+                .add(MULTIPLE_STATEMENTS, "COMMIT; UPDATE orders SET note = 'x'; SELECT 1")
+                .add(FORBIDDEN, "/* harmless */ SET TRANSACTION READ WRITE")
+                .add(FORBIDDEN, "-- note\nSET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE")
+                .add(FORBIDDEN, "EXEC('DELETE FROM orders WHERE 1=1')")
+                .add(NO_WHERE, "-- comment first\nDELETE FROM orders")
+                .add(NO_WHERE, "/* comment first */ DELETE FROM orders")
+                .add(MIXED, "SELECT * INTO/**/OUTFILE '/tmp/x' FROM orders", MY)
+                .add(FORBIDDEN, "LOAD/**/DATA INFILE '/etc/passwd' INTO TABLE orders")
+                .add(MIXED, "WITH ins AS (INSERT INTO orders (id) VALUES (1) RETURNING 1) SELECT 1", PG)
+                .add(SYSTEM_CATALOG, "SELECT pg_sleep(10)", PG)
+                .add(SYSTEM_CATALOG, "SELECT pg_import_system_collations('pg_catalog')", PG)
+                .add(SYSTEM_CATALOG, "SELECT lo_export(pg_read_binary_file('/x'), '/tmp/y')", PG)
+                .add(FORBIDDEN, "COPY (SELECT 1) TO PROGRAM 'id'", PG)
+                .add(READ, "SELECT id FROM orders -- ; COMMIT")
+                .stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("bypasses")
+    void S7_bypassesSeenInTheWildAreRefused(Case c) {
+        check(c);
+    }
+
     // ---- parsing ----
 
     static Stream<Case> parsing() {
