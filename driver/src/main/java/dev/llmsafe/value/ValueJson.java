@@ -72,7 +72,9 @@ public final class ValueJson {
             case SetValue.TAG -> fields(node, new SetValue(strings(node, "v")), "v");
             case JsonValue.TAG -> fields(node, new JsonValue(text(node, "v")), "v");
             case JsonbValue.TAG -> fields(node, new JsonbValue(text(node, "v")), "v");
-            case ArrayValue.TAG -> fields(node, new ArrayValue(values(node, "v")), "v");
+            case ArrayValue.TAG -> node.has("lower")
+                    ? fields(node, new ArrayValue(values(node, "v"), Math.toIntExact(number(node, "lower"))), "v", "lower")
+                    : fields(node, new ArrayValue(values(node, "v")), "v");
             case OtherValue.TAG -> fields(node, new OtherValue(text(node, "type"), text(node, "v")), "type", "v");
             case MaskedValue.TAG -> fields(node, new MaskedValue(text(node, "alg"), text(node, "v")), "alg", "v");
             default -> throw new IllegalArgumentException("unknown value type \"" + tag + "\"");
@@ -150,6 +152,9 @@ public final class ValueJson {
         } else if (v instanceof ArrayValue x) {
             ArrayNode a = o.putArray("v");
             x.elements().forEach(e -> a.add(tree(e, canonical)));
+            if (x.lowerBound() != 1) {
+                o.put("lower", x.lowerBound());
+            }
         } else if (v instanceof OtherValue x) {
             o.put("type", x.type()).put("v", x.text());
         } else if (v instanceof MaskedValue x) {

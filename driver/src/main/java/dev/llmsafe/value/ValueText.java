@@ -196,15 +196,21 @@ public final class ValueText {
         return n == 1 ? "1 byte" : n + " bytes";
     }
 
+    /** PostgreSQL's form: {@code {1, NULL, 'a'}}, {@code [0:1]={5, 6}} with explicit bounds. */
     private static String array(ArrayValue x, boolean elide) {
+        return (x.explicitBounds() ? x.bounds() + "=" : "") + elements(x, elide);
+    }
+
+    private static String elements(ArrayValue x, boolean elide) {
         List<Value> e = x.elements();
         List<String> parts = new ArrayList<>();
-        if (elide && e.size() > MAX_ELEMENTS) {
-            e.subList(0, MAX_ELEMENTS - 5).forEach(v -> parts.add(render(v, true)));
-            parts.add("…(" + e.size() + " elements)…");
-            e.subList(e.size() - 5, e.size()).forEach(v -> parts.add(render(v, true)));
-        } else {
-            e.forEach(v -> parts.add(render(v, elide)));
+        boolean cut = elide && e.size() > MAX_ELEMENTS;
+        for (int i = 0; i < e.size(); i++) {
+            if (cut && i == MAX_ELEMENTS - 5) {
+                parts.add("…(" + e.size() + " elements)…");
+                i = e.size() - 5;
+            }
+            parts.add(e.get(i) instanceof ArrayValue inner ? elements(inner, elide) : render(e.get(i), elide));
         }
         return "{" + String.join(", ", parts) + "}";
     }

@@ -47,7 +47,8 @@
  *       <td>{@code {"t":"json","v":"{\"b\":1, \"a\":2}"}}</td></tr>
  *   <tr><td>jsonb</td><td>JsonbValue</td><td>v: the canonical JSON text</td>
  *       <td>{@code {"t":"jsonb","v":"{\"a\":2,\"b\":1}"}}</td></tr>
- *   <tr><td>array</td><td>ArrayValue</td><td>v: the elements' JSON forms</td>
+ *   <tr><td>array</td><td>ArrayValue</td><td>v: the elements' JSON forms; lower: the first index,
+ *       only when not 1</td>
  *       <td>{@code {"t":"array","v":[{"t":"int","v":"1"},{"t":"null"}]}}</td></tr>
  *   <tr><td>other</td><td>OtherValue</td><td>type: the database's type name; v: its exact text</td>
  *       <td>{@code {"t":"other","type":"inet","v":"10.0.0.1/8"}}</td></tr>

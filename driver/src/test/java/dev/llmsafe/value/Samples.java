@@ -70,6 +70,8 @@ final class Samples {
                 new JsonbValue("[]"),
                 new ArrayValue(List.of(IntegerValue.of(1), Value.NULL, new TextValue("NULL"))),
                 new ArrayValue(List.of(new ArrayValue(List.of(IntegerValue.of(1))), new ArrayValue(List.of()))),
+                new ArrayValue(List.of(new ArrayValue(List.of(IntegerValue.of(1)), -1),
+                        new ArrayValue(List.of(IntegerValue.of(2)), -1)), 2),
                 new OtherValue("inet", "10.0.0.1/8"),
                 new OtherValue("numeric", "NaN"),
                 new TextValue("secret").masked(),

@@ -107,6 +107,8 @@ class ValueTextTest {
                 .isEqualTo("{1, NULL, 'NULL'}");
         assertThat(new ArrayValue(List.of(new ArrayValue(List.of(IntegerValue.of(1))), new ArrayValue(List.of()))).render())
                 .isEqualTo("{{1}, {}}");
+        assertThat(new ArrayValue(List.of(new ArrayValue(List.of(IntegerValue.of(1)), -1),
+                new ArrayValue(List.of(IntegerValue.of(2)), -1)), 2).render()).isEqualTo("[2:3][-1:-1]={{1}, {2}}");
         assertThat(new OtherValue("inet", "10.0.0.1/8").render()).isEqualTo("inet '10.0.0.1/8'");
         assertThat(new TextValue("x").masked().render()).isEqualTo("<masked>");
     }
