@@ -89,7 +89,6 @@ final class MySqlValueReader implements ValueReader {
 
     private ColumnRead column(String type, ResultSetMetaData md, int i, MySqlCatalogTypes catalog,
             ZoneOffset sessionZone) throws SQLException {
-        String label = md.getColumnLabel(i);
         if (INTEGERS.contains(type)) {
             // getString, not getLong: BIGINT UNSIGNED above 2^63-1 throws from getLong (measured).
             return ColumnRead.text(type, s -> new IntegerValue(new BigInteger(s)));
@@ -128,11 +127,9 @@ final class MySqlValueReader implements ValueReader {
                     return rs.wasNull() ? Value.NULL : FloatValue.ofDouble(d);
                 };
             case "FLOAT":
-                return (rs, c) -> {
-                    throw new UnreadableValueException("column " + label + " is a FLOAT, whose text form"
-                            + " the server rounds to six digits; select it as "
-                            + selectExpression("`" + label + "`", "float"));
-                };
+                String label = md.getColumnLabel(i);
+                throw new UnreadableValueException("column " + label + " is a FLOAT, whose text form the"
+                        + " server rounds to six digits; select it as " + selectExpression("`" + label + "`", "float"));
             // Zero dates: getObject throws "Zero date value prohibited" and, with
             // zeroDateTimeBehavior=CONVERT_TO_NULL, returns NULL; getString returns "0000-00-00" in
             // every zeroDateTimeBehavior and in both protocols (measured), so dates are read as text.

@@ -14,9 +14,11 @@ import dev.llmsafe.value.UuidValue;
 import dev.llmsafe.value.Value;
 import java.math.BigInteger;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.DateTimeException;
 import java.time.LocalTime;
 import java.time.OffsetTime;
 import java.util.ArrayList;
@@ -134,7 +136,8 @@ final class PostgresValueReader implements ValueReader {
             default: break;
         }
         // pgjdbc reports a user-defined enum as VARCHAR under the enum's own name (measured: a column
-        // of CREATE TYPE mood AS ENUM is VARCHAR "mood"); a domain reports its base type.
+        // of CREATE TYPE mood AS ENUM is VARCHAR "mood"); a domain reports its base type. Array
+        // elements carry no such hint, so an enum array's labels are OtherValues of the enum type.
         if (sqlType == Types.VARCHAR) {
             return EnumValue::new;
         }
@@ -155,20 +158,27 @@ final class PostgresValueReader implements ValueReader {
      * {@code timetz} is the one type whose getString is not exact in binary transfer: pgjdbc re-renders
      * it in the session's zone and loses the offset the value was stored with (measured:
      * 12:34:56.123456+05:30 read back as 02:04:56.123456-05). getObject(OffsetTime) keeps the offset in
-     * both modes, except for 24:00:00, which it turns into 23:59:59.999999999 with a wrong offset; that
-     * value is read from the text, which in binary transfer throws rather than lie.
+     * both modes, except for 24:00:00, which in text transfer it turns into 23:59:59.999999999 with a
+     * wrong offset (measured: 24:00:00-15:59 became 23:59:59.999999999-18:00), so that value is read
+     * from the text; in binary transfer it throws, and so does the reader.
      */
-    private static Value timetz(java.sql.ResultSet rs, int i) throws SQLException {
-        OffsetTime t = rs.getObject(i, OffsetTime.class);
-        if (t == null) {
-            return Value.NULL;
+    private static Value timetz(ResultSet rs, int i) throws SQLException {
+        try {
+            OffsetTime t = rs.getObject(i, OffsetTime.class);
+            if (t == null) {
+                return Value.NULL;
+            }
+            if (t.toLocalTime().equals(LocalTime.MAX)) {
+                return ColumnRead.text("timetz", PgText::timetz).read(rs, i);
+            }
+            if (t.getNano() % 1000 != 0) {
+                throw new UnreadableValueException("timetz finer than a microsecond: " + t);
+            }
+            return new TimeValue(t.toLocalTime().toNanoOfDay() / 1000, Optional.of(t.getOffset()));
+        } catch (DateTimeException e) {
+            // Measured: in binary transfer both getObject and getString of 24:00:00 throw this.
+            throw new UnreadableValueException("pgjdbc cannot convert the timetz 24:00:00 of column "
+                    + rs.getMetaData().getColumnLabel(i) + " in binary transfer", e);
         }
-        if (t.toLocalTime().equals(LocalTime.MAX)) {
-            return ColumnRead.text("timetz", PgText::timetz).read(rs, i);
-        }
-        if (t.getNano() % 1000 != 0) {
-            throw new UnreadableValueException("timetz finer than a microsecond: " + t);
-        }
-        return new TimeValue(t.toLocalTime().toNanoOfDay() / 1000, Optional.of(t.getOffset()));
     }
 }

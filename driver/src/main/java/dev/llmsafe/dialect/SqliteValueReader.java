@@ -12,6 +12,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -59,7 +60,7 @@ final class SqliteValueReader implements ValueReader {
         return new Columns(labels, reads);
     }
 
-    private static Value read(Object o, java.sql.ResultSet rs, int c, boolean json) throws SQLException {
+    private static Value read(Object o, ResultSet rs, int c, boolean json) throws SQLException {
         if (o == null) {
             return Value.NULL;
         }

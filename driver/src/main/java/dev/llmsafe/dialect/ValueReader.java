@@ -15,10 +15,10 @@ import java.util.Locale;
  * the result's metadata once and read each row with it.
  *
  * <pre>{@code
- * ValueReader values = ValueReader.detect(connection);
- * String select = "SELECT " + values.selectExpression("`price`", "float") + ", ... FROM t WHERE ...";
+ * ValueReader reader = ValueReader.detect(connection);
+ * String select = "SELECT " + reader.selectExpression("`price`", "float") + ", ... FROM t WHERE ...";
  * try (ResultSet rs = statement.executeQuery(select)) {
- *     RowReader row = values.rowReader(connection, rs.getMetaData());
+ *     RowReader row = reader.rowReader(connection, rs.getMetaData());
  *     while (rs.next()) {
  *         List<Value> values = row.read(rs);
  *     }
@@ -94,7 +94,8 @@ public interface ValueReader {
      * call it on the connection the result came from, outside any pending result streaming.
      *
      * @throws UnreadableValueException when some column cannot be read exactly in this session (a
-     *     MySQL TIMESTAMP in a time zone with daylight saving time)
+     *     MySQL TIMESTAMP in a time zone with daylight saving time, a FLOAT not selected through
+     *     {@link #selectExpression})
      */
     RowReader rowReader(Connection session, ResultSetMetaData metadata) throws SQLException;
 }

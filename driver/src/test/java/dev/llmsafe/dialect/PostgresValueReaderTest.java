@@ -201,5 +201,12 @@ class PostgresValueReaderTest extends TypeMatrix {
                     .isEqualTo(new TimeValue(86_400_000_000L, Optional.of(ZoneOffset.ofHoursMinutes(-15, -59))));
             c.rollback();
         }
+        try (Connection binary = connect("prepareThreshold=-1")) {
+            binary.setAutoCommit(false);
+            execute(binary, "UPDATE matrix SET ttz = '24:00:00-15:59' WHERE id = 1");
+            assertThatThrownBy(() -> read(binary, 1)).isInstanceOf(UnreadableValueException.class)
+                    .hasMessageContaining("24:00:00");
+            binary.rollback();
+        }
     }
 }

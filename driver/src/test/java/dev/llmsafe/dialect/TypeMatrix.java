@@ -216,6 +216,11 @@ abstract class TypeMatrix {
         assertThat(read(c, 2)).isEqualTo(readPlain(c, 2));
     }
 
+    @Test
+    void D13_theReaderIsFoundFromTheConnection() throws SQLException {
+        assertThat(ValueReader.detect(table()).name()).isEqualTo(reader().name());
+    }
+
     private static void roundTrips(List<Value> row, List<String> wrong) {
         for (Value v : row) {
             Value back = Value.fromJson(v.toJson());
