@@ -20,7 +20,6 @@ import java.sql.Connection;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -73,18 +72,20 @@ final class MySqlValueReader implements ValueReader {
     public RowReader rowReader(Connection session, ResultSetMetaData md) throws SQLException {
         MySqlCatalogTypes catalog = new MySqlCatalogTypes(session, mariadb);
         ZoneOffset sessionZone = null;
-        List<String> labels = new ArrayList<>();
-        List<ColumnRead> reads = new ArrayList<>();
-        for (int i = 1; i <= md.getColumnCount(); i++) {
-            labels.add(md.getColumnLabel(i));
-            String type = md.getColumnTypeName(i).toUpperCase(Locale.ROOT).replace(" UNSIGNED", "");
-            if (type.equals("TIMESTAMP") && sessionZone == null) {
+        for (int i = 1; i <= md.getColumnCount() && sessionZone == null; i++) {
+            if (type(md, i).equals("TIMESTAMP")) {
                 sessionZone = MySqlSessionZone.of(session);
             }
-            reads.add(column(type, md, i, catalog, sessionZone));
         }
-        LOG.debug("{} row reader for {}", name(), labels);
-        return new Columns(labels, reads);
+        ZoneOffset zone = sessionZone;
+        Columns row = Columns.of(md, i -> column(type(md, i), md, i, catalog, zone));
+        LOG.debug("{} row reader for {}", name(), row.columns());
+        return row;
+    }
+
+    /** Connector/J's type name without UNSIGNED, which does not change how a value is read. */
+    private static String type(ResultSetMetaData md, int i) throws SQLException {
+        return md.getColumnTypeName(i).toUpperCase(Locale.ROOT).replace(" UNSIGNED", "");
     }
 
     private ColumnRead column(String type, ResultSetMetaData md, int i, MySqlCatalogTypes catalog,

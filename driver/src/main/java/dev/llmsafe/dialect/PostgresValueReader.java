@@ -21,7 +21,6 @@ import java.sql.Types;
 import java.time.DateTimeException;
 import java.time.LocalTime;
 import java.time.OffsetTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -60,14 +59,9 @@ final class PostgresValueReader implements ValueReader {
 
     @Override
     public RowReader rowReader(Connection session, ResultSetMetaData md) throws SQLException {
-        List<String> labels = new ArrayList<>();
-        List<ColumnRead> reads = new ArrayList<>();
-        for (int i = 1; i <= md.getColumnCount(); i++) {
-            labels.add(md.getColumnLabel(i));
-            reads.add(column(md.getColumnTypeName(i), md.getColumnType(i)));
-        }
-        LOG.debug("PostgreSQL row reader for {}", labels);
-        return new Columns(labels, reads);
+        Columns row = Columns.of(md, i -> column(md.getColumnTypeName(i), md.getColumnType(i)));
+        LOG.debug("PostgreSQL row reader for {}", row.columns());
+        return row;
     }
 
     private static ColumnRead column(String type, int sqlType) {

@@ -15,9 +15,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,16 +46,13 @@ final class SqliteValueReader implements ValueReader {
 
     @Override
     public RowReader rowReader(Connection session, ResultSetMetaData md) throws SQLException {
-        List<String> labels = new ArrayList<>();
-        List<ColumnRead> reads = new ArrayList<>();
-        for (int i = 1; i <= md.getColumnCount(); i++) {
-            labels.add(md.getColumnLabel(i));
+        Columns row = Columns.of(md, i -> {
             String declared = md.getColumnTypeName(i);
             boolean json = declared != null && declared.toUpperCase(Locale.ROOT).contains("JSON");
-            reads.add((rs, c) -> read(rs.getObject(c), rs, c, json));
-        }
-        LOG.debug("SQLite row reader for {}", labels);
-        return new Columns(labels, reads);
+            return (rs, c) -> read(rs.getObject(c), rs, c, json);
+        });
+        LOG.debug("SQLite row reader for {}", row.columns());
+        return row;
     }
 
     private static Value read(Object o, ResultSet rs, int c, boolean json) throws SQLException {
