@@ -1,0 +1,10 @@
+/**
+ * What differs between PostgreSQL, MySQL/MariaDB and SQLite. So far: reading values exactly
+ * ({@link dev.llmsafe.dialect.ValueReader}, {@link dev.llmsafe.dialect.RowReader}), with each driver's
+ * measured surprises noted where a getter is chosen. The {@code Dialect} interface (catalog questions,
+ * locking, timeouts, declared limitations) joins it here.
+ *
+ * <p>This package uses JDBC and {@link dev.llmsafe.value}; it knows nothing of plans, the store or
+ * the card. It names no vendor class, so it loads without any vendor driver on the class path.
+ */
+package dev.llmsafe.dialect;
