@@ -62,7 +62,43 @@ public enum Refusal {
     /** R3: a function that reaches files, the network, other sessions or arbitrary queries. */
     FORBIDDEN_FUNCTION("42501"),
     /** R5: a read whose estimated cost is above the bound. */
-    COST_TOO_HIGH("54000");
+    COST_TOO_HIGH("54000"),
+
+    // W4, W6, W7, W11 need the catalog; D: the dry run
+    /** W7 as well: the statement would change a primary key column, which the plan tracks rows by. */
+    KEY_CHANGE("42501"),
+    /** D1, D3: more matching rows than the ceiling. */
+    TOO_MANY_ROWS("54000"),
+    /** D2: no row matches. */
+    NO_ROWS("02000"),
+    /** D4: the dry run was asked to run inside a transaction it does not own. */
+    NESTING_REFUSED("25001"),
+    /** D5: the rows matched do not have distinct keys. */
+    KEY_NOT_UNIQUE("42501"),
+    /** D6: a row the dry run needs is locked by another session for longer than the lock bound. */
+    LOCK_TIMEOUT("55P03"),
+    /** D6: the statement ran longer than the statement bound. */
+    STATEMENT_TIMEOUT("57014"),
+    /** D7: after ROLLBACK the rows are not what they were before. */
+    ROLLBACK_FAILED("XX000"),
+    /** D7: the rows changed while the dry run ran (another session committed); nothing to approve yet. */
+    CONCURRENT_CHANGE("40001"),
+    /** D8, D15: a column the database changes by itself (a trigger) cannot be known. */
+    AUTO_COLUMNS_UNKNOWN("42501"),
+    /** D9: the database's count of affected rows is not the number of rows shown. */
+    ROW_COUNT_MISMATCH("21000"),
+    /** D10: no value would change. */
+    NO_CHANGE("02000"),
+    /** D14: the statement writes more than the rows shown (a trigger, a cascade, a rule). */
+    SIDE_EFFECTS("42501"),
+    /** D14: what the statement writes besides the rows shown cannot be measured. */
+    SIDE_EFFECTS_UNKNOWN("42501"),
+    /** D15: a table whose writes a ROLLBACK cannot undo. */
+    NOT_TRANSACTIONAL("42501"),
+    /** D15: a foreign key that would cascade the write into another table. */
+    CASCADE_SIDE_EFFECTS("42501"),
+    /** D15: foreign keys or triggers that the credential cannot see. */
+    CASCADES_UNKNOWN("42501");
 
     private final String sqlState;
 

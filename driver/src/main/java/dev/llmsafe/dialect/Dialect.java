@@ -1,0 +1,120 @@
+package dev.llmsafe.dialect;
+
+import dev.llmsafe.Refusal;
+import dev.llmsafe.policy.QualifiedName;
+import dev.llmsafe.sql.LexSettings;
+import dev.llmsafe.sql.SqlDialect;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Everything that differs between PostgreSQL, MySQL/MariaDB and SQLite: catalog questions, session
+ * bounds, locking, measuring writes, reading values, and the guarantees a database cannot give. Every
+ * answer comes from the live database; a question the credential cannot fully answer says so
+ * ({@link TableInfo.Visibility}, {@link Writes#unknown()}) instead of answering "none".
+ *
+ * <p>Implementations are immutable and thread-safe; every method that takes a connection uses only
+ * that connection.
+ */
+public interface Dialect {
+
+    /** The server as it answered: product and version, for plans and cards. */
+    String product();
+
+    /** The SQL dialect the analysis reads statements in. */
+    SqlDialect sqlDialect();
+
+    /** The session settings that change how text is read, from the live session (S8). */
+    LexSettings lexSettings(Connection c) throws SQLException;
+
+    /**
+     * Prepares a connection of the engine's own pools once, when it is opened: the configured schema
+     * pinned (PostgreSQL), foreign keys enforced (SQLite), and whatever else makes every connection
+     * read names and count rows the same way.
+     */
+    void initConnection(Connection c) throws SQLException;
+
+    /**
+     * Opens the transaction of a dry run or an apply, with the bounds as real session settings
+     * (D6, E3), and on SQLite the write lock up front.
+     */
+    void begin(Connection c, Bounds bounds) throws SQLException;
+
+    /** Resolves a name as the database would (schema, case folding, quoting) and describes the table. */
+    Optional<TableInfo> table(Connection c, QualifiedName name) throws SQLException;
+
+    /** Only resolves a name as the database would: one catalog query (W4 compares resolved names). */
+    Optional<TableRef> resolve(Connection c, QualifiedName name) throws SQLException;
+
+    /** Quotes an identifier as the database stores it. */
+    String quote(String identifier);
+
+    /** The table, quoted, for the engine's own statements. */
+    default String render(TableRef ref) {
+        return quote(ref.schema()) + "." + quote(ref.name());
+    }
+
+    /** What follows a SELECT to lock its rows: {@code " FOR UPDATE"}, or nothing where the whole database is locked. */
+    String lockClause();
+
+    /** Starts measuring what the current transaction writes (D14); call before the statement runs. */
+    WriteMeter writeMeter(Connection c) throws SQLException;
+
+    /**
+     * The functions among {@code names} that the catalog calls volatile or data-modifying (W10).
+     * Functions the catalog does not list (built-ins that are keywords) are not returned.
+     */
+    Set<String> volatileFunctions(Connection c, Set<QualifiedName> names) throws SQLException;
+
+    /**
+     * The rows a total-only write measurement ({@link Writes#total()}) counts for the statement alone:
+     * the rows it matched, or (InnoDB, for an UPDATE) only those whose values really changed.
+     */
+    default long expectedTotal(boolean delete, long matched, long changed) {
+        return matched;
+    }
+
+    /** Every guarantee this database cannot make, in words, printed on every card (E5). */
+    List<String> limitations();
+
+    /** The refusal a database error stands for when it is a bound being hit (D6), if it is one. */
+    Optional<Refusal> boundRefusal(SQLException e);
+
+    /** Reads values exactly (D13). */
+    ValueReader values();
+
+    /**
+     * Whether a column name as written in a statement or the policy names the catalog's column:
+     * PostgreSQL folds unquoted names to lower case and keeps quoted ones; MySQL, MariaDB and SQLite
+     * compare column names without case.
+     */
+    boolean sameColumn(dev.llmsafe.policy.Identifier written, String stored);
+
+    /** The table as written (quoted where it was quoted), so that it resolves exactly as the statement's. */
+    default String renderAsWritten(QualifiedName name) {
+        StringBuilder sb = new StringBuilder();
+        for (dev.llmsafe.policy.Identifier part : name.parts()) {
+            if (sb.length() > 0) {
+                sb.append('.');
+            }
+            sb.append(part.quoted() ? quote(part.text()) : part.text());
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Sets the statement bounds on one JDBC statement where the session cannot (SQLite); a no-op
+     * where session settings already bound every statement.
+     */
+    default void bound(java.sql.Statement s, Bounds bounds) throws SQLException {
+    }
+
+    /** Measures what a transaction writes. */
+    interface WriteMeter {
+        /** What the transaction has written since the meter started. */
+        Writes measure() throws SQLException;
+    }
+}

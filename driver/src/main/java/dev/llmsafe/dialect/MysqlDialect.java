@@ -1,0 +1,280 @@
+package dev.llmsafe.dialect;
+
+import dev.llmsafe.Refusal;
+import dev.llmsafe.policy.Identifier;
+import dev.llmsafe.policy.QualifiedName;
+import dev.llmsafe.sql.LexSettings;
+import dev.llmsafe.sql.SqlDialect;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * MySQL and MariaDB, through Connector/J. They are told apart by what the server answers, because
+ * they differ where it matters: MariaDB's {@code max_statement_time} bounds writes, MySQL's
+ * {@code max_execution_time} bounds only SELECT; their catalogs hide different things from a
+ * least-privilege role. Both filter information_schema by privilege and answer "none" for what they
+ * hide, so the credential's privileges are checked before an empty answer is believed (D15).
+ */
+final class MysqlDialect implements Dialect {
+
+    private final String product;
+    private final boolean mariadb;
+    private final ValueReader values;
+
+    MysqlDialect(String product, boolean mariadb) {
+        this.product = product;
+        this.mariadb = mariadb;
+        this.values = mariadb ? ValueReader.mariadb() : ValueReader.mysql();
+    }
+
+    @Override
+    public String product() {
+        return product;
+    }
+
+    @Override
+    public SqlDialect sqlDialect() {
+        return SqlDialect.MYSQL;
+    }
+
+    @Override
+    public LexSettings lexSettings(Connection c) throws SQLException {
+        return LexSettings.mysql(Jdbc.string(c, "SELECT @@SESSION.sql_mode"));
+    }
+
+    @Override
+    public void initConnection(Connection c) throws SQLException {
+        // READ COMMITTED: the count, the before-image and the statement see the latest committed rows,
+        // not a snapshot taken at the first read.
+        Jdbc.execute(c, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
+        // A fixed offset: TIMESTAMP values are converted through the session zone, and a zone with
+        // daylight saving time makes some of them ambiguous. Plan and apply both run in this one.
+        Jdbc.execute(c, "SET SESSION time_zone = '+00:00'");
+    }
+
+    @Override
+    public void begin(Connection c, Bounds bounds) throws SQLException {
+        c.setAutoCommit(true);
+        Jdbc.execute(c, "SET SESSION innodb_lock_wait_timeout = " + Math.max(1, (bounds.lockTimeoutMs() + 999) / 1000));
+        if (mariadb) {
+            Jdbc.execute(c, "SET SESSION max_statement_time = " + bounds.statementTimeoutMs() / 1000.0);
+        } else {
+            Jdbc.execute(c, "SET SESSION max_execution_time = " + bounds.statementTimeoutMs());
+        }
+        c.setAutoCommit(false);
+    }
+
+    @Override
+    public Optional<TableRef> resolve(Connection c, QualifiedName name) throws SQLException {
+        return lookup(c, name).map(r -> new TableRef(r[0], r[1]));
+    }
+
+    private Optional<String[]> lookup(Connection c, QualifiedName name) throws SQLException {
+        String schema = name.qualifier() == null ? Jdbc.string(c, "SELECT DATABASE()") : name.qualifier().last().text();
+        String table = name.last().text();
+        if (schema == null) {
+            return Optional.empty();
+        }
+        List<String[]> found = Jdbc.query(c, "SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_TYPE, COALESCE(ENGINE, ''),"
+                        + " TABLE_COMMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?",
+                rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)},
+                schema, table);
+        if (found.size() > 1) {
+            // The catalog compares names without case; keep the one spelled as written, if there is one.
+            found = found.stream().filter(r -> r[1].equals(table)).toList();
+        }
+        return found.size() == 1 ? Optional.of(found.get(0)) : Optional.empty();
+    }
+
+    @Override
+    public Optional<TableInfo> table(Connection c, QualifiedName name) throws SQLException {
+        Optional<String[]> found = lookup(c, name);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        String[] row = found.get();
+        TableRef ref = new TableRef(row[0], row[1]);
+        TableInfo.Kind kind = row[2].equalsIgnoreCase("VIEW") ? TableInfo.Kind.VIEW : TableInfo.Kind.TABLE;
+        List<ColumnInfo> columns = Jdbc.query(c, "SELECT COLUMN_NAME, COLUMN_TYPE, DATA_TYPE, IS_NULLABLE, EXTRA,"
+                        + " COLUMN_COMMENT FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
+                        + " ORDER BY ORDINAL_POSITION",
+                rs -> {
+                    String extra = rs.getString(5).toLowerCase(Locale.ROOT);
+                    String comment = rs.getString(6);
+                    return new ColumnInfo(rs.getString(1), rs.getString(2), rs.getString(3),
+                            rs.getString(4).equals("YES"),
+                            extra.contains("generated") && !extra.contains("default_generated"),
+                            extra.contains("on update"), Optional.ofNullable(comment == null || comment.isEmpty()
+                                    ? null : comment));
+                }, ref.schema(), ref.name());
+        List<String> primaryKey = Jdbc.query(c, "SELECT COLUMN_NAME FROM information_schema.KEY_COLUMN_USAGE"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND CONSTRAINT_NAME = 'PRIMARY' ORDER BY ORDINAL_POSITION",
+                rs -> rs.getString(1), ref.schema(), ref.name());
+        Map<String, TableInfo.Trigger> triggers = new LinkedHashMap<>();
+        for (String[] t : Jdbc.query(c, "SELECT TRIGGER_NAME, ACTION_TIMING, EVENT_MANIPULATION FROM"
+                        + " information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ?"
+                        + " AND EVENT_MANIPULATION IN ('UPDATE', 'DELETE')",
+                rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3)}, ref.schema(), ref.name())) {
+            triggers.put(t[0], new TableInfo.Trigger(t[0], t[1], List.of(t[2])));
+        }
+        String fk = "SELECT k.TABLE_SCHEMA, k.TABLE_NAME, k.CONSTRAINT_NAME, k.COLUMN_NAME, k.REFERENCED_TABLE_SCHEMA,"
+                + " k.REFERENCED_TABLE_NAME, k.REFERENCED_COLUMN_NAME, rc.DELETE_RULE, rc.UPDATE_RULE"
+                + " FROM information_schema.KEY_COLUMN_USAGE k JOIN information_schema.REFERENTIAL_CONSTRAINTS rc"
+                + " ON rc.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA AND rc.CONSTRAINT_NAME = k.CONSTRAINT_NAME"
+                + " AND rc.TABLE_NAME = k.TABLE_NAME WHERE ";
+        String order = " ORDER BY k.TABLE_SCHEMA, k.TABLE_NAME, k.CONSTRAINT_NAME, k.ORDINAL_POSITION";
+        List<TableInfo.ForeignKey> inbound = foreignKeys(Jdbc.query(c, fk
+                + "k.REFERENCED_TABLE_SCHEMA = ? AND k.REFERENCED_TABLE_NAME = ?" + order, MysqlDialect::fkRow,
+                ref.schema(), ref.name()));
+        List<TableInfo.ForeignKey> outbound = foreignKeys(Jdbc.query(c, fk
+                + "k.TABLE_SCHEMA = ? AND k.TABLE_NAME = ? AND k.REFERENCED_TABLE_NAME IS NOT NULL" + order,
+                MysqlDialect::fkRow, ref.schema(), ref.name()));
+        String engine = row[3];
+        return Optional.of(new TableInfo(ref, kind, engine, engine.equalsIgnoreCase("InnoDB"), columns, primaryKey,
+                new ArrayList<>(triggers.values()), List.of(), inbound, outbound,
+                Optional.ofNullable(row[4] == null || row[4].isEmpty() ? null : row[4]), visibility(c, ref)));
+    }
+
+    private static String[] fkRow(java.sql.ResultSet rs) throws SQLException {
+        String[] r = new String[9];
+        for (int i = 0; i < 9; i++) {
+            r[i] = rs.getString(i + 1);
+        }
+        return r;
+    }
+
+    private static List<TableInfo.ForeignKey> foreignKeys(List<String[]> rows) {
+        Map<String, List<String[]>> byConstraint = new LinkedHashMap<>();
+        for (String[] r : rows) {
+            byConstraint.computeIfAbsent(r[0] + "." + r[1] + "." + r[2], k -> new ArrayList<>()).add(r);
+        }
+        List<TableInfo.ForeignKey> out = new ArrayList<>();
+        for (List<String[]> parts : byConstraint.values()) {
+            String[] f = parts.get(0);
+            out.add(new TableInfo.ForeignKey(new TableRef(f[0], f[1]), parts.stream().map(p -> p[3]).toList(),
+                    new TableRef(f[4], f[5]), parts.stream().map(p -> p[6]).toList(), f[7], f[8]));
+        }
+        return out;
+    }
+
+    /**
+     * MySQL and MariaDB show a trigger only to a credential with the TRIGGER privilege on its table,
+     * and a foreign key only to one with a privilege on the referencing table; without those the
+     * catalog answers "none". The privileges are read from information_schema, which lists a
+     * non-administrator's own privileges; privileges that come through a role are not listed there,
+     * so a role-based grant reads as missing (a refusal, never a wrong "none").
+     */
+    private static TableInfo.Visibility visibility(Connection c, TableRef ref) throws SQLException {
+        String grantee = Jdbc.string(c, "SELECT CONCAT('''', SUBSTRING_INDEX(CURRENT_USER(), '@', 1), '''@''',"
+                + " SUBSTRING_INDEX(CURRENT_USER(), '@', -1), '''')");
+        List<String[]> privileges = Jdbc.query(c,
+                "SELECT PRIVILEGE_TYPE, 'global' FROM information_schema.USER_PRIVILEGES WHERE GRANTEE = ?"
+                        + " UNION ALL SELECT PRIVILEGE_TYPE, 'schema' FROM information_schema.SCHEMA_PRIVILEGES"
+                        + " WHERE GRANTEE = ? AND TABLE_SCHEMA = ?"
+                        + " UNION ALL SELECT PRIVILEGE_TYPE, 'table' FROM information_schema.TABLE_PRIVILEGES"
+                        + " WHERE GRANTEE = ? AND TABLE_SCHEMA = ? AND TABLE_NAME = ?",
+                rs -> new String[] {rs.getString(1), rs.getString(2)},
+                grantee, grantee, ref.schema(), grantee, ref.schema(), ref.name());
+        boolean triggers = privileges.stream().anyMatch(p -> p[0].equalsIgnoreCase("TRIGGER"));
+        boolean foreignKeys = privileges.stream().anyMatch(p -> !p[1].equals("table") && !p[0].equalsIgnoreCase("USAGE"));
+        List<String> grants = new ArrayList<>();
+        String user = grantee == null ? "<planning user>" : grantee;
+        if (!foreignKeys) {
+            grants.add("GRANT SELECT ON `" + ref.schema() + "`.* TO " + user + ";");
+        }
+        if (!triggers) {
+            grants.add("GRANT TRIGGER ON `" + ref.schema() + "`.* TO " + user + ";");
+        }
+        return new TableInfo.Visibility(triggers, foreignKeys,
+                grants.isEmpty() ? Optional.empty() : Optional.of(String.join(" ", grants)));
+    }
+
+    @Override
+    public String quote(String identifier) {
+        return '`' + identifier.replace("`", "``") + '`';
+    }
+
+    @Override
+    public String lockClause() {
+        return " FOR UPDATE";
+    }
+
+    @Override
+    public WriteMeter writeMeter(Connection c) throws SQLException {
+        long before;
+        try {
+            before = rowsModified(c).orElse(0L);
+        } catch (SQLException e) {
+            String why = "information_schema.INNODB_TRX cannot be read (" + e.getMessage()
+                    + "); grant the PROCESS privilege to the planning user to measure side effects";
+            return () -> Writes.unknown(why);
+        }
+        return () -> {
+            Optional<Long> after = rowsModified(c);
+            if (after.isEmpty()) {
+                return Writes.unknown("InnoDB does not list the dry run's transaction in INNODB_TRX");
+            }
+            return Writes.total(after.get() - before);
+        };
+    }
+
+    private static Optional<Long> rowsModified(Connection c) throws SQLException {
+        List<Long> r = Jdbc.query(c, "SELECT trx_rows_modified FROM information_schema.INNODB_TRX"
+                + " WHERE trx_mysql_thread_id = CONNECTION_ID()", rs -> rs.getLong(1));
+        return r.isEmpty() ? Optional.empty() : Optional.of(r.get(0));
+    }
+
+    @Override
+    public Set<String> volatileFunctions(Connection c, Set<QualifiedName> names) throws SQLException {
+        Set<String> out = new LinkedHashSet<>();
+        for (QualifiedName n : names) {
+            String schema = n.qualifier() == null ? null : n.qualifier().last().text();
+            out.addAll(Jdbc.query(c, "SELECT ROUTINE_NAME FROM information_schema.ROUTINES"
+                            + " WHERE ROUTINE_SCHEMA = COALESCE(?, DATABASE()) AND ROUTINE_TYPE = 'FUNCTION'"
+                            + " AND ROUTINE_NAME = ? AND (IS_DETERMINISTIC = 'NO' OR SQL_DATA_ACCESS = 'MODIFIES SQL DATA')",
+                    rs -> rs.getString(1), schema, n.last().text()));
+        }
+        return out;
+    }
+
+    @Override
+    public List<String> limitations() {
+        List<String> out = new ArrayList<>();
+        if (!mariadb) {
+            out.add("MySQL has no statement timeout for UPDATE or DELETE (max_execution_time bounds SELECT only):"
+                    + " the row ceiling and the lock wait bound are the only bounds here.");
+        }
+        out.add("InnoDB counts the rows a transaction writes in total, not per table: side effects are measured"
+                + " as a number of rows, without the tables they are in.");
+        out.add("Foreign keys from other databases are visible only to a credential with privileges there.");
+        return out;
+    }
+
+    @Override
+    public Optional<Refusal> boundRefusal(SQLException e) {
+        return switch (e.getErrorCode()) {
+            case 1205 -> Optional.of(Refusal.LOCK_TIMEOUT);
+            case 1969, 3024 -> Optional.of(Refusal.STATEMENT_TIMEOUT);
+            default -> Optional.empty();
+        };
+    }
+
+    @Override
+    public ValueReader values() {
+        return values;
+    }
+
+
+    @Override
+    public boolean sameColumn(Identifier written, String stored) {
+        return written.text().equalsIgnoreCase(stored);
+    }
+}

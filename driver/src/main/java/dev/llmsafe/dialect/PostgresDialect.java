@@ -1,0 +1,243 @@
+package dev.llmsafe.dialect;
+
+import dev.llmsafe.Refusal;
+import dev.llmsafe.policy.Identifier;
+import dev.llmsafe.policy.QualifiedName;
+import dev.llmsafe.sql.LexSettings;
+import dev.llmsafe.sql.SqlDialect;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * PostgreSQL. Its catalogs answer a least-privilege role as they answer a superuser, its timeouts
+ * bound writes, and {@code pg_stat_xact_user_tables} counts the current transaction's writes per
+ * table. The configured schema is pinned on every connection of the engine's own: PostgreSQL's default
+ * search_path ({@code "$user", public}) resolves differently for every role, and the roles are meant
+ * to differ.
+ */
+final class PostgresDialect implements Dialect {
+
+    private final String product;
+    private final Identifier schema;
+    private final ValueReader values = ValueReader.postgres();
+
+    PostgresDialect(String product, Identifier schema) {
+        this.product = product;
+        this.schema = schema;
+    }
+
+    @Override
+    public String product() {
+        return product;
+    }
+
+    @Override
+    public SqlDialect sqlDialect() {
+        return SqlDialect.POSTGRESQL;
+    }
+
+    @Override
+    public LexSettings lexSettings(Connection c) throws SQLException {
+        return LexSettings.postgres(!"off".equalsIgnoreCase(Jdbc.string(c, "SHOW standard_conforming_strings")));
+    }
+
+    @Override
+    public void initConnection(Connection c) throws SQLException {
+        Jdbc.execute(c, "SET search_path TO " + (schema.quoted() ? quote(schema.text()) : schema.text()));
+    }
+
+    @Override
+    public void begin(Connection c, Bounds bounds) throws SQLException {
+        c.setAutoCommit(false);
+        // SET LOCAL lasts until the transaction ends, so a pooled connection never keeps the bounds.
+        Jdbc.execute(c, "SET LOCAL lock_timeout = '" + bounds.lockTimeoutMs() + "ms'");
+        Jdbc.execute(c, "SET LOCAL statement_timeout = '" + bounds.statementTimeoutMs() + "ms'");
+    }
+
+    @Override
+    public Optional<TableRef> resolve(Connection c, QualifiedName name) throws SQLException {
+        List<TableRef> found = Jdbc.query(c, "SELECT n.nspname, c.relname FROM pg_class c JOIN pg_namespace n"
+                + " ON n.oid = c.relnamespace WHERE c.oid = to_regclass(?)", rs -> new TableRef(rs.getString(1),
+                rs.getString(2)), renderAsWritten(name));
+        return found.stream().findFirst();
+    }
+
+    @Override
+    public Optional<TableInfo> table(Connection c, QualifiedName name) throws SQLException {
+        List<Object[]> found = Jdbc.query(c, "SELECT c.oid, n.nspname, c.relname, c.relkind,"
+                        + " obj_description(c.oid, 'pg_class') FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                        + " WHERE c.oid = to_regclass(?)",
+                rs -> new Object[] {rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)},
+                renderAsWritten(name));
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        Object[] row = found.get(0);
+        long oid = (Long) row[0];
+        TableInfo.Kind kind = switch ((String) row[3]) {
+            case "r" -> TableInfo.Kind.TABLE;
+            case "p" -> TableInfo.Kind.PARTITIONED_TABLE;
+            case "f" -> TableInfo.Kind.FOREIGN_TABLE;
+            case "v", "m" -> TableInfo.Kind.VIEW;
+            default -> null;
+        };
+        if (kind == null) {
+            return Optional.empty();
+        }
+        TableRef ref = new TableRef((String) row[1], (String) row[2]);
+        List<ColumnInfo> columns = Jdbc.query(c, "SELECT a.attname, format_type(a.atttypid, a.atttypmod), t.typname,"
+                        + " NOT a.attnotnull, a.attgenerated <> '', col_description(a.attrelid, a.attnum)"
+                        + " FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid"
+                        + " WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
+                rs -> new ColumnInfo(rs.getString(1), rs.getString(2), rs.getString(3), rs.getBoolean(4),
+                        rs.getBoolean(5), false, Optional.ofNullable(rs.getString(6))), oid);
+        List<String> primaryKey = Jdbc.query(c, "SELECT a.attname FROM pg_index i"
+                        + " CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)"
+                        + " JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum"
+                        + " WHERE i.indrelid = ? AND i.indisprimary ORDER BY k.ord",
+                rs -> rs.getString(1), oid);
+        List<TableInfo.Trigger> triggers = new ArrayList<>();
+        for (Object[] t : Jdbc.query(c, "SELECT tgname, tgtype FROM pg_trigger WHERE tgrelid = ? AND NOT tgisinternal",
+                rs -> new Object[] {rs.getString(1), rs.getInt(2)}, oid)) {
+            int type = (Integer) t[1];
+            List<String> events = new ArrayList<>();
+            if ((type & 16) != 0) {
+                events.add("UPDATE");
+            }
+            if ((type & 8) != 0) {
+                events.add("DELETE");
+            }
+            if (!events.isEmpty()) {
+                String timing = (type & 64) != 0 ? "INSTEAD OF" : (type & 2) != 0 ? "BEFORE" : "AFTER";
+                triggers.add(new TableInfo.Trigger((String) t[0], timing, events));
+            }
+        }
+        List<String> rules = Jdbc.query(c, "SELECT rulename FROM pg_rewrite WHERE ev_class = ?"
+                + " AND rulename <> '_RETURN' AND ev_type IN ('2', '4')", rs -> rs.getString(1), oid);
+        String keys = "ARRAY(SELECT a.attname FROM unnest(%s) WITH ORDINALITY k(n, o) JOIN pg_attribute a"
+                + " ON a.attrelid = %s AND a.attnum = k.n ORDER BY k.o)";
+        String fk = "SELECT cn.nspname, cc.relname, pn.nspname, pc.relname, con.confdeltype, con.confupdtype, "
+                + String.format(keys, "con.conkey", "con.conrelid") + ", " + String.format(keys, "con.confkey", "con.confrelid")
+                + " FROM pg_constraint con JOIN pg_class cc ON cc.oid = con.conrelid"
+                + " JOIN pg_namespace cn ON cn.oid = cc.relnamespace JOIN pg_class pc ON pc.oid = con.confrelid"
+                + " JOIN pg_namespace pn ON pn.oid = pc.relnamespace WHERE con.contype = 'f' AND ";
+        Jdbc.Row<TableInfo.ForeignKey> fkRow = rs -> new TableInfo.ForeignKey(
+                new TableRef(rs.getString(1), rs.getString(2)), strings(rs.getArray(7)),
+                new TableRef(rs.getString(3), rs.getString(4)), strings(rs.getArray(8)),
+                action(rs.getString(5)), action(rs.getString(6)));
+        List<TableInfo.ForeignKey> inbound = Jdbc.query(c, fk + "con.confrelid = ?", fkRow, oid);
+        List<TableInfo.ForeignKey> outbound = Jdbc.query(c, fk + "con.conrelid = ?", fkRow, oid);
+        // Rows of a foreign table live elsewhere: a ROLLBACK here does not undo a write there.
+        boolean transactional = kind != TableInfo.Kind.FOREIGN_TABLE;
+        return Optional.of(new TableInfo(ref, kind, kind.name().toLowerCase(Locale.ROOT), transactional, columns,
+                primaryKey, triggers, rules, inbound, outbound, Optional.ofNullable((String) row[4]),
+                TableInfo.Visibility.COMPLETE));
+    }
+
+    private static List<String> strings(Array a) throws SQLException {
+        return a == null ? List.of() : List.of((String[]) a.getArray());
+    }
+
+    private static String action(String code) {
+        return switch (code) {
+            case "c" -> "CASCADE";
+            case "n" -> "SET NULL";
+            case "d" -> "SET DEFAULT";
+            case "r" -> "RESTRICT";
+            default -> "NO ACTION";
+        };
+    }
+
+    @Override
+    public String quote(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    @Override
+    public String lockClause() {
+        return " FOR UPDATE";
+    }
+
+    @Override
+    public WriteMeter writeMeter(Connection c) throws SQLException {
+        Map<TableRef, Writes.Counts> before;
+        try {
+            before = xactWrites(c);
+        } catch (SQLException e) {
+            String why = "pg_stat_xact_user_tables cannot be read: " + e.getMessage();
+            return () -> Writes.unknown(why);
+        }
+        return () -> {
+            Map<TableRef, Writes.Counts> after = xactWrites(c);
+            Map<TableRef, Writes.Counts> delta = new HashMap<>();
+            for (Map.Entry<TableRef, Writes.Counts> e : after.entrySet()) {
+                Writes.Counts b = before.getOrDefault(e.getKey(), new Writes.Counts(0, 0, 0));
+                Writes.Counts d = new Writes.Counts(e.getValue().inserted() - b.inserted(),
+                        e.getValue().updated() - b.updated(), e.getValue().deleted() - b.deleted());
+                if (d.all() != 0) {
+                    delta.put(e.getKey(), d);
+                }
+            }
+            return Writes.perTable(delta);
+        };
+    }
+
+    private static Map<TableRef, Writes.Counts> xactWrites(Connection c) throws SQLException {
+        Map<TableRef, Writes.Counts> out = new HashMap<>();
+        for (Object[] r : Jdbc.query(c, "SELECT schemaname, relname, n_tup_ins, n_tup_upd, n_tup_del"
+                        + " FROM pg_stat_xact_user_tables WHERE n_tup_ins + n_tup_upd + n_tup_del > 0",
+                rs -> new Object[] {new TableRef(rs.getString(1), rs.getString(2)),
+                        new Writes.Counts(rs.getLong(3), rs.getLong(4), rs.getLong(5))})) {
+            out.put((TableRef) r[0], (Writes.Counts) r[1]);
+        }
+        return out;
+    }
+
+    @Override
+    public Set<String> volatileFunctions(Connection c, Set<QualifiedName> names) throws SQLException {
+        if (names.isEmpty()) {
+            return Set.of();
+        }
+        Set<String> folded = new LinkedHashSet<>();
+        for (QualifiedName n : names) {
+            folded.add(n.last().quoted() ? n.last().text() : n.last().text().toLowerCase(Locale.ROOT));
+        }
+        Array array = c.createArrayOf("text", folded.toArray());
+        return new LinkedHashSet<>(Jdbc.query(c, "SELECT DISTINCT proname FROM pg_proc"
+                + " WHERE proname = ANY(?) AND provolatile = 'v'", rs -> rs.getString(1), array));
+    }
+
+    @Override
+    public List<String> limitations() {
+        return List.of("Sequence values a trigger or a default takes during the dry run are not given back by"
+                + " ROLLBACK.");
+    }
+
+    @Override
+    public Optional<Refusal> boundRefusal(SQLException e) {
+        return switch (String.valueOf(e.getSQLState())) {
+            case "55P03" -> Optional.of(Refusal.LOCK_TIMEOUT);
+            case "57014" -> Optional.of(Refusal.STATEMENT_TIMEOUT);
+            default -> Optional.empty();
+        };
+    }
+
+    @Override
+    public ValueReader values() {
+        return values;
+    }
+
+    @Override
+    public boolean sameColumn(Identifier written, String stored) {
+        return written.quoted() ? written.text().equals(stored) : written.text().toLowerCase(Locale.ROOT).equals(stored);
+    }
+}

@@ -1,0 +1,231 @@
+package dev.llmsafe.dialect;
+
+import dev.llmsafe.Refusal;
+import dev.llmsafe.policy.QualifiedName;
+import dev.llmsafe.sql.LexSettings;
+import dev.llmsafe.sql.SqlDialect;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteConnection;
+
+/**
+ * SQLite through sqlite-jdbc. No row locks: the dry run and the apply take the whole database's write
+ * lock up front (BEGIN IMMEDIATE), which also makes the apply's check-then-write atomic without FOR
+ * UPDATE. Its catalog is the file itself and hides nothing; {@code total_changes()} counts every row
+ * written on the connection.
+ */
+final class SqliteDialect implements Dialect {
+
+    private static final Pattern TRIGGER_HEAD = Pattern.compile("(?is)^\\s*CREATE\\s+(?:TEMP(?:ORARY)?\\s+)?TRIGGER\\s+"
+            + "(?:IF\\s+NOT\\s+EXISTS\\s+)?(?:\"(?:[^\"]|\"\")*\"|`[^`]*`|\\[[^\\]]*\\]|[^\\s(]+)(?:\\s*\\.\\s*"
+            + "(?:\"(?:[^\"]|\"\")*\"|`[^`]*`|\\[[^\\]]*\\]|[^\\s(]+))?\\s+(BEFORE|AFTER|INSTEAD\\s+OF)?\\s*"
+            + "(DELETE|INSERT|UPDATE)\\b");
+
+    private final String product;
+    private final ValueReader values = ValueReader.sqlite();
+
+    SqliteDialect(String product) {
+        this.product = product;
+    }
+
+    @Override
+    public String product() {
+        return product;
+    }
+
+    @Override
+    public SqlDialect sqlDialect() {
+        return SqlDialect.SQLITE;
+    }
+
+    @Override
+    public LexSettings lexSettings(Connection c) {
+        return LexSettings.sqlite();
+    }
+
+    @Override
+    public void initConnection(Connection c) throws SQLException {
+        // Foreign keys are off by default per connection; the dry run and the apply enforce them so that
+        // both see the same cascades (which are then refused) and the same errors.
+        Jdbc.execute(c, "PRAGMA foreign_keys = ON");
+        c.unwrap(SQLiteConnection.class).getConnectionConfig().setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+    }
+
+    @Override
+    public void begin(Connection c, Bounds bounds) throws SQLException {
+        c.setAutoCommit(true);
+        Jdbc.execute(c, "PRAGMA busy_timeout = " + bounds.lockTimeoutMs());
+        // With the IMMEDIATE transaction mode set at init, this takes the database's write lock now.
+        c.setAutoCommit(false);
+    }
+
+    @Override
+    public Optional<TableRef> resolve(Connection c, QualifiedName name) throws SQLException {
+        return lookup(c, name).map(r -> new TableRef(r[3], r[0]));
+    }
+
+    @Override
+    public Optional<TableInfo> table(Connection c, QualifiedName name) throws SQLException {
+        Optional<String[]> found = lookup(c, name);
+        return found.isEmpty() ? Optional.empty() : Optional.of(describe(c, found.get()[3], found.get()));
+    }
+
+    /** SQLite resolves an unqualified name in temp first, then main; names compare without case. */
+    private Optional<String[]> lookup(Connection c, QualifiedName name) throws SQLException {
+        List<String> schemas = name.qualifier() == null ? List.of("temp", "main") : List.of(name.qualifier().last().text());
+        for (String schema : schemas) {
+            List<String[]> found = Jdbc.query(c, "SELECT name, type, sql FROM " + quote(schema)
+                            + ".sqlite_schema WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE",
+                    rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3), schema}, name.last().text());
+            if (!found.isEmpty()) {
+                return Optional.of(found.get(0));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private TableInfo describe(Connection c, String schema, String[] row) throws SQLException {
+        TableRef ref = new TableRef(schema, row[0]);
+        boolean virtual = row[2] != null && row[2].toUpperCase(Locale.ROOT).replaceAll("\\s+", " ")
+                .startsWith("CREATE VIRTUAL TABLE");
+        TableInfo.Kind kind = row[1].equals("view") ? TableInfo.Kind.VIEW
+                : virtual ? TableInfo.Kind.VIRTUAL_TABLE : TableInfo.Kind.TABLE;
+        List<Object[]> cols = Jdbc.query(c, "SELECT name, type, \"notnull\", pk, hidden FROM " + quote(schema)
+                        + ".pragma_table_xinfo(?)",
+                rs -> new Object[] {rs.getString(1), rs.getString(2), rs.getInt(3), rs.getInt(4), rs.getInt(5)}, ref.name());
+        List<ColumnInfo> columns = new ArrayList<>();
+        List<Object[]> keyParts = new ArrayList<>();
+        for (Object[] col : cols) {
+            int hidden = (Integer) col[4];
+            if (hidden == 1) {
+                continue;
+            }
+            String type = col[1] == null ? "" : (String) col[1];
+            columns.add(new ColumnInfo((String) col[0], type, type, (Integer) col[2] == 0, hidden >= 2, false,
+                    Optional.empty()));
+            if ((Integer) col[3] > 0) {
+                keyParts.add(col);
+            }
+        }
+        keyParts.sort((a, b) -> Integer.compare((Integer) a[3], (Integer) b[3]));
+        List<String> primaryKey = keyParts.stream().map(k -> (String) k[0]).toList();
+
+        List<TableInfo.Trigger> triggers = new ArrayList<>();
+        for (String[] t : Jdbc.query(c, "SELECT name, sql FROM " + quote(schema) + ".sqlite_schema"
+                + " WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE", rs -> new String[] {rs.getString(1),
+                rs.getString(2)}, ref.name())) {
+            Matcher m = TRIGGER_HEAD.matcher(t[1] == null ? "" : t[1]);
+            if (!m.find()) {
+                // A trigger whose header cannot be read is assumed to fire on everything.
+                triggers.add(new TableInfo.Trigger(t[0], "BEFORE", List.of("UPDATE", "DELETE")));
+            } else if (!m.group(2).equalsIgnoreCase("INSERT")) {
+                String timing = m.group(1) == null ? "BEFORE" : m.group(1).toUpperCase(Locale.ROOT).replaceAll("\\s+", " ");
+                triggers.add(new TableInfo.Trigger(t[0], timing, List.of(m.group(2).toUpperCase(Locale.ROOT))));
+            }
+        }
+        List<TableInfo.ForeignKey> inbound = new ArrayList<>();
+        for (String child : Jdbc.query(c, "SELECT name FROM " + quote(schema) + ".sqlite_schema WHERE type = 'table'",
+                rs -> rs.getString(1))) {
+            for (TableInfo.ForeignKey fk : foreignKeys(c, schema, child, primaryKey)) {
+                if (fk.parent().name().equalsIgnoreCase(ref.name())) {
+                    inbound.add(new TableInfo.ForeignKey(fk.child(), fk.childColumns(), ref, fk.parentColumns(),
+                            fk.onDelete(), fk.onUpdate()));
+                }
+            }
+        }
+        List<TableInfo.ForeignKey> outbound = foreignKeys(c, schema, ref.name(), List.of());
+        return new TableInfo(ref, kind, kind == TableInfo.Kind.VIRTUAL_TABLE ? "virtual" : "sqlite",
+                kind != TableInfo.Kind.VIRTUAL_TABLE, columns, primaryKey, triggers, List.of(), inbound, outbound,
+                Optional.empty(), TableInfo.Visibility.COMPLETE);
+    }
+
+    /** The foreign keys of one table; a reference without columns names the parent's primary key. */
+    private List<TableInfo.ForeignKey> foreignKeys(Connection c, String schema, String table, List<String> parentKey)
+            throws SQLException {
+        List<String[]> rows = Jdbc.query(c, "SELECT id, \"table\", \"from\", \"to\", on_update, on_delete FROM "
+                        + quote(schema) + ".pragma_foreign_key_list(?) ORDER BY id, seq",
+                rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                        rs.getString(6)}, table);
+        List<TableInfo.ForeignKey> out = new ArrayList<>();
+        for (int i = 0; i < rows.size(); ) {
+            String id = rows.get(i)[0];
+            List<String> from = new ArrayList<>();
+            List<String> to = new ArrayList<>();
+            String[] first = rows.get(i);
+            for (; i < rows.size() && rows.get(i)[0].equals(id); i++) {
+                from.add(rows.get(i)[2]);
+                to.add(rows.get(i)[3]);
+            }
+            if (to.stream().anyMatch(t -> t == null)) {
+                to = parentKey;
+            }
+            out.add(new TableInfo.ForeignKey(new TableRef(schema, table), from, new TableRef(schema, first[1]), to,
+                    first[5].toUpperCase(Locale.ROOT), first[4].toUpperCase(Locale.ROOT)));
+        }
+        return out;
+    }
+
+    @Override
+    public String quote(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    @Override
+    public String lockClause() {
+        return "";
+    }
+
+    @Override
+    public WriteMeter writeMeter(Connection c) throws SQLException {
+        long before = Long.parseLong(Jdbc.string(c, "SELECT total_changes()"));
+        return () -> Writes.total(Long.parseLong(Jdbc.string(c, "SELECT total_changes()")) - before);
+    }
+
+    @Override
+    public Set<String> volatileFunctions(Connection c, Set<QualifiedName> names) {
+        return Set.of();
+    }
+
+    @Override
+    public List<String> limitations() {
+        return List.of(
+                "SQLite has no row locks: the dry run holds the whole database's write lock while it runs.",
+                "SQLite has no server-side statement timeout; the JDBC query timeout is the only time bound.",
+                "SQLite counts the rows a connection writes in total, not per table: side effects are measured"
+                        + " as a number of rows, without the tables they are in.",
+                "Functions the application registers with SQLite are in no catalog: only the built-in volatile"
+                        + " functions are recognised.");
+    }
+
+    @Override
+    public Optional<Refusal> boundRefusal(SQLException e) {
+        return switch (e.getErrorCode() & 0xff) {
+            case 5, 6 -> Optional.of(Refusal.LOCK_TIMEOUT);
+            case 9 -> Optional.of(Refusal.STATEMENT_TIMEOUT);
+            default -> Optional.empty();
+        };
+    }
+
+    @Override
+    public ValueReader values() {
+        return values;
+    }
+
+    @Override
+    public boolean sameColumn(dev.llmsafe.policy.Identifier written, String stored) {
+        return written.text().equalsIgnoreCase(stored);
+    }
+
+    @Override
+    public void bound(java.sql.Statement s, Bounds bounds) throws SQLException {
+        s.setQueryTimeout(Math.max(1, (bounds.statementTimeoutMs() + 999) / 1000));
+    }
+}

@@ -1,0 +1,131 @@
+package dev.llmsafe.plan;
+
+import dev.llmsafe.dialect.Bounds;
+import dev.llmsafe.dialect.ColumnInfo;
+import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.KeyBinding;
+import dev.llmsafe.dialect.RowReader;
+import dev.llmsafe.dialect.TableInfo;
+import dev.llmsafe.value.Value;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The engine's own queries on one table: the count, the before-image, the after-image and the re-read,
+ * each built from the analysed parts (the table as written and the WHERE condition cut before
+ * RETURNING, W9), never from the caller's whole text. Every column is read, through the dialect's
+ * value reader, so that a change the statement does not name (a trigger, ON UPDATE) is seen too.
+ */
+final class Images {
+
+    private static final int KEYS_PER_QUERY = 500;
+
+    private final Connection c;
+    private final Dialect dialect;
+    private final Bounds bounds;
+    private final String from;
+    private final List<String> columns;
+    private final List<String> key;
+    private final int[] keyIndex;
+    private final String selectList;
+
+    Images(Connection c, Dialect dialect, Bounds bounds, String from, TableInfo info) {
+        this.c = c;
+        this.dialect = dialect;
+        this.bounds = bounds;
+        this.from = from;
+        this.columns = info.columns().stream().map(ColumnInfo::name).toList();
+        this.key = info.primaryKey();
+        this.keyIndex = key.stream().mapToInt(columns::indexOf).toArray();
+        List<String> select = new ArrayList<>();
+        for (ColumnInfo col : info.columns()) {
+            select.add(dialect.values().selectExpression(dialect.quote(col.name()), col.dataType()));
+        }
+        this.selectList = String.join(", ", select);
+    }
+
+    List<String> columns() {
+        return columns;
+    }
+
+    long count(String where, List<Parameter> params) throws SQLException {
+        try (PreparedStatement ps = prepare("SELECT COUNT(*) FROM " + from + " WHERE " + where)) {
+            bind(ps, params);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** Full rows, in the order the database returned them. */
+    List<List<Value>> select(String where, List<Parameter> params, boolean lock) throws SQLException {
+        try (PreparedStatement ps = prepare("SELECT " + selectList + " FROM " + from + " WHERE " + where
+                + (lock ? dialect.lockClause() : ""))) {
+            bind(ps, params);
+            return read(ps);
+        }
+    }
+
+    /** The rows with these keys, as they are now. */
+    Map<List<Value>, List<Value>> byKeys(List<List<Value>> keys) throws SQLException {
+        Map<List<Value>, List<Value>> out = new LinkedHashMap<>();
+        for (int start = 0; start < keys.size(); start += KEYS_PER_QUERY) {
+            List<List<Value>> chunk = keys.subList(start, Math.min(keys.size(), start + KEYS_PER_QUERY));
+            String tuple = key.size() == 1 ? "?" : "(" + String.join(", ", key.stream().map(k -> "?").toList()) + ")";
+            String lhs = key.size() == 1 ? dialect.quote(key.get(0))
+                    : "(" + String.join(", ", key.stream().map(dialect::quote).toList()) + ")";
+            String in = String.join(", ", chunk.stream().map(k -> tuple).toList());
+            try (PreparedStatement ps = prepare("SELECT " + selectList + " FROM " + from + " WHERE " + lhs + " IN (" + in + ")")) {
+                int i = 1;
+                for (List<Value> k : chunk) {
+                    for (Value v : k) {
+                        KeyBinding.bind(ps, i++, v, dialect.sqlDialect());
+                    }
+                }
+                for (List<Value> row : read(ps)) {
+                    out.put(keyOf(row), row);
+                }
+            }
+        }
+        return out;
+    }
+
+    List<Value> keyOf(List<Value> row) {
+        List<Value> k = new ArrayList<>(keyIndex.length);
+        for (int i : keyIndex) {
+            k.add(row.get(i));
+        }
+        return List.copyOf(k);
+    }
+
+    private List<List<Value>> read(PreparedStatement ps) throws SQLException {
+        List<List<Value>> rows = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            RowReader reader = dialect.values().rowReader(c, rs.getMetaData());
+            while (rs.next()) {
+                rows.add(List.copyOf(reader.read(rs)));
+            }
+        }
+        return rows;
+    }
+
+    private PreparedStatement prepare(String sql) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(sql);
+        ps.setEscapeProcessing(false);
+        dialect.bound(ps, bounds);
+        return ps;
+    }
+
+    static void bind(PreparedStatement ps, List<Parameter> params) throws SQLException {
+        for (int i = 0; i < params.size(); i++) {
+            params.get(i).bind(ps, i + 1);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package dev.llmsafe.plan;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * What a proposed write does, measured by running it and rolling it back: the statements that ran,
+ * every row they change with each value before and after as the database returned it, the database's
+ * own counts, and what this check could not establish. Immutable. Rendered to text by {@link Card}
+ * and to JSON by {@link PlanJson}.
+ *
+ * @param id the plan's id
+ * @param createdAt when the dry run finished
+ * @param proposer who proposed it, as given (not an authorisation boundary: T3)
+ * @param database the server and version that ran it
+ * @param statements the statements, in the order they run
+ * @param limitations every guarantee this database cannot make (E5, C2)
+ * @param warnings what the reader should know about this particular plan
+ */
+public record Plan(UUID id, Instant createdAt, String proposer, String database, List<PlannedStatement> statements,
+        List<String> limitations, List<String> warnings) {
+
+    /** Copies the lists. */
+    public Plan {
+        statements = List.copyOf(statements);
+        limitations = List.copyOf(limitations);
+        warnings = List.copyOf(warnings);
+    }
+
+    /** The rows all statements change or delete. */
+    public int rowCount() {
+        return statements.stream().mapToInt(s -> s.rows().size()).sum();
+    }
+
+    /** The card, as text (C1-C3). */
+    public String card() {
+        return Card.render(this);
+    }
+
+    /** The stable JSON form (C4). */
+    public String toJson() {
+        return PlanJson.write(this);
+    }
+
+    /** Reads the JSON form back (A10). */
+    public static Plan fromJson(String json) {
+        return PlanJson.read(json);
+    }
+}

@@ -1,0 +1,316 @@
+package dev.llmsafe.plan;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.llmsafe.Refusal;
+import dev.llmsafe.RefusedException;
+import dev.llmsafe.dialect.Bounds;
+import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.TableRef;
+import dev.llmsafe.policy.Policy;
+import dev.llmsafe.sql.Analysis;
+import dev.llmsafe.sql.SecretCheck;
+import dev.llmsafe.value.Value;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The dry run. Each statement runs for real, in one transaction on a connection of the engine's own
+ * pool, never nested in a caller's transaction (D4): count first and refuse above the ceiling (D1-D3),
+ * read the before-image of every column under a row lock, run the statement, reconcile the database's
+ * count (D9), read the after-image, ask the database what the transaction wrote (D14), roll back, and
+ * prove the rollback by reading the rows again (D7). Every value on the resulting plan is one the
+ * database returned. Thread-safe: each call takes its own connection.
+ */
+public final class Planner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Planner.class);
+
+    private final DataSource pool;
+    private final Dialect dialect;
+    private final Policy policy;
+    private final Bounds bounds;
+    private final byte[] maskKey;
+    private final Clock clock;
+
+    /**
+     * @param pool the engine's own pool of connections to the database, with a credential that can write
+     * @param dialect the database's dialect
+     * @param policy what may be written
+     * @param bounds the lock and statement bounds of every dry run (D6)
+     * @param maskKey the key secret values are hashed with (D12), or null for a plain SHA-256
+     * @param clock the clock plans are dated by
+     */
+    public Planner(DataSource pool, Dialect dialect, Policy policy, Bounds bounds, byte[] maskKey, Clock clock) {
+        this.pool = pool;
+        this.dialect = dialect;
+        this.policy = policy;
+        this.bounds = bounds;
+        this.maskKey = maskKey == null ? null : maskKey.clone();
+        this.clock = clock;
+    }
+
+    /**
+     * Plans one or more statements (a batch plans as one, J5), run in order in one transaction.
+     *
+     * @return the plan, every value measured
+     * @throws RefusedException when a rule refuses; nothing is left changed
+     * @throws SQLException when the database fails in a way that is not a refusal (the server is down)
+     */
+    public Plan plan(List<Proposal> proposals, String proposer) throws SQLException {
+        if (proposals.isEmpty()) {
+            throw new IllegalArgumentException("nothing to plan");
+        }
+        for (Proposal p : proposals) {
+            SecretCheck.check(p.analysis(), policy);
+        }
+        try (Connection c = pool.getConnection()) {
+            if (!c.getAutoCommit()) {
+                evict(c);
+                throw new RefusedException(Refusal.NESTING_REFUSED, "the dry run was handed a connection inside a"
+                        + " transaction it does not own; it runs only in a transaction of its own. Try again.");
+            }
+            dialect.initConnection(c);
+            List<Target> targets = new ArrayList<>();
+            for (Proposal p : proposals) {
+                targets.add(Target.check(c, dialect, policy, p.analysis()));
+            }
+            DryRun run = new DryRun(c, targets);
+            List<PlannedStatement> statements;
+            try {
+                dialect.begin(c, bounds);
+                statements = new ArrayList<>();
+                for (int i = 0; i < proposals.size(); i++) {
+                    statements.add(run.statement(proposals.get(i), targets.get(i)));
+                }
+            } catch (SQLException e) {
+                rollback(c);
+                if (run.executedAny()) {
+                    // Refused after the statement ran: the rollback is proven all the same.
+                    run.proveRolledBack();
+                }
+                throw bound(e);
+            }
+            rollback(c);
+            run.proveRolledBack();
+            List<String> warnings = new ArrayList<>();
+            targets.forEach(t -> warnings.addAll(t.warnings()));
+            return new Plan(UUID.randomUUID(), clock.instant(), proposer, dialect.product(), statements,
+                    dialect.limitations(), warnings);
+        }
+    }
+
+    private RefusedException bound(SQLException e) {
+        if (e instanceof RefusedException r) {
+            return r;
+        }
+        return dialect.boundRefusal(e).map(code -> new RefusedException(code, code == Refusal.LOCK_TIMEOUT
+                ? "a row the statement needs is locked by another session for longer than " + bounds.lockTimeoutMs()
+                        + " ms. Nothing was changed; try again when that session is done."
+                : "the statement ran longer than " + bounds.statementTimeoutMs() + " ms and was stopped. Nothing was"
+                        + " changed; narrow the WHERE clause.", e))
+                .orElseGet(() -> new RefusedException(Refusal.UNSUPPORTED_STATEMENT, "the database refused the"
+                        + " statement during the dry run: " + e.getMessage() + ". Nothing was changed.", e));
+    }
+
+    private void rollback(Connection c) throws SQLException {
+        try {
+            c.rollback();
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
+    private void evict(Connection c) {
+        if (pool instanceof HikariDataSource h) {
+            h.evictConnection(c);
+        } else {
+            try {
+                c.abort(Runnable::run);
+            } catch (SQLException e) {
+                LOG.warn("could not discard a connection in an unknown state", e);
+            }
+        }
+    }
+
+    /** The state of one dry run: the first image of every row it touched, for the rollback proof. */
+    private final class DryRun {
+        private final Connection c;
+        private final Map<TableRef, Images> images = new LinkedHashMap<>();
+        private final Map<TableRef, Map<List<Value>, List<Value>>> firstSeen = new LinkedHashMap<>();
+        private final Map<TableRef, Map<List<Value>, List<Value>>> lastWritten = new LinkedHashMap<>();
+
+        DryRun(Connection c, List<Target> targets) {
+            this.c = c;
+        }
+
+        boolean executedAny() {
+            return !firstSeen.isEmpty();
+        }
+
+        PlannedStatement statement(Proposal p, Target t) throws SQLException {
+            Analysis a = p.analysis();
+            boolean delete = a.kind() == Analysis.Kind.DELETE;
+            TableRef ref = t.info().ref();
+            Images img = images.computeIfAbsent(ref, r -> new Images(c, dialect, bounds, dialect.renderAsWritten(a.target()),
+                    t.info()));
+            List<Parameter> whereParams = p.parameters().subList(a.whereFirstParameter(),
+                    a.whereFirstParameter() + a.whereParameterCount());
+            int ceiling = delete ? policy.maxDeleteRows(t.policy()) : policy.maxUpdateRows(t.policy());
+            checkCount(img.count(a.where(), whereParams), ceiling, delete, ref);
+            List<List<Value>> beforeRows = img.select(a.where(), whereParams, true);
+            checkCount(beforeRows.size(), ceiling, delete, ref);
+            Map<List<Value>, List<Value>> before = new LinkedHashMap<>();
+            for (List<Value> row : beforeRows) {
+                before.put(img.keyOf(row), row);
+            }
+            if (before.size() != beforeRows.size()) {
+                throw new RefusedException(Refusal.KEY_NOT_UNIQUE, "the " + beforeRows.size() + " rows matched in " + ref
+                        + " have only " + before.size() + " distinct keys, so they cannot be told apart at apply.");
+            }
+            Map<List<Value>, List<Value>> seen = firstSeen.computeIfAbsent(ref, r -> new LinkedHashMap<>());
+            before.forEach(seen::putIfAbsent);
+            Map<List<Value>, List<Value>> written = lastWritten.computeIfAbsent(ref, r -> new LinkedHashMap<>());
+            Dialect.WriteMeter meter = dialect.writeMeter(c);
+            long affected = execute(a, p.parameters());
+            if (affected != before.size()) {
+                throw new RefusedException(Refusal.ROW_COUNT_MISMATCH, "the database reports " + affected
+                        + " rows affected where " + before.size() + " rows matched the WHERE clause; the card would not"
+                        + " show what the database did. Nothing was changed.");
+            }
+            List<List<Value>> keys = new ArrayList<>(before.keySet());
+            Map<List<Value>, List<Value>> after = img.byKeys(keys);
+            if (delete) {
+                keys.forEach(written::remove);
+            } else {
+                written.putAll(after);
+            }
+            if (delete ? !after.isEmpty() : after.size() != before.size()) {
+                throw new RefusedException(Refusal.ROW_COUNT_MISMATCH, (delete ? after.size() + " of the deleted rows"
+                        + " are still there" : (before.size() - after.size()) + " of the updated rows are gone")
+                        + " after the statement ran (a rule or a trigger). Nothing was changed.");
+            }
+            List<RowChange> rows = new ArrayList<>();
+            Set<String> changedColumns = new LinkedHashSet<>();
+            long changedRows = 0;
+            List<String> columns = img.columns();
+            for (Map.Entry<List<Value>, List<Value>> e : before.entrySet()) {
+                List<Value> b = e.getValue();
+                List<Value> f = delete ? null : after.get(e.getKey());
+                List<ColumnChange> changes = new ArrayList<>();
+                for (int i = 0; i < columns.size(); i++) {
+                    String col = columns.get(i);
+                    if (delete || !b.get(i).equals(f.get(i))) {
+                        changes.add(new ColumnChange(col, shown(t, col, b.get(i)), delete ? null : shown(t, col, f.get(i)),
+                                t.autoColumns().contains(col)));
+                        changedColumns.add(col);
+                    }
+                }
+                if (!changes.isEmpty()) {
+                    changedRows++;
+                }
+                Map<String, Value> key = new LinkedHashMap<>();
+                for (int i = 0; i < t.info().primaryKey().size(); i++) {
+                    key.put(t.info().primaryKey().get(i), e.getKey().get(i));
+                }
+                rows.add(new RowChange(key, changes));
+            }
+            SideEffects.check(dialect, meter.measure(), ref, delete, affected, changedRows);
+            if (!delete && changedRows == 0) {
+                throw new RefusedException(Refusal.NO_CHANGE, "the UPDATE matches " + before.size() + " rows of " + ref
+                        + " but changes no value in any of them. There is nothing to approve.");
+            }
+            return new PlannedStatement(a.text(), p.parameters(), delete ? PlannedStatement.Kind.DELETE
+                    : PlannedStatement.Kind.UPDATE, ref, t.policy().impact().orElseThrow(), t.info().primaryKey(),
+                    delete ? columns : List.copyOf(changedColumns),
+                    t.autoColumns().stream().filter(changedColumns::contains).toList(), affected, rows);
+        }
+
+        private Value shown(Target t, String column, Value v) {
+            if (!t.secretColumns().contains(column)) {
+                return v;
+            }
+            return maskKey == null ? v.masked() : v.masked(maskKey);
+        }
+
+        private void checkCount(long n, int ceiling, boolean delete, TableRef ref) throws RefusedException {
+            if (n == 0) {
+                throw new RefusedException(Refusal.NO_ROWS, "no row of " + ref + " matches the WHERE clause, so there is"
+                        + " nothing to " + (delete ? "delete" : "change") + ".");
+            }
+            if (n > ceiling) {
+                throw new RefusedException(Refusal.TOO_MANY_ROWS, n + " rows of " + ref + " match, more than the "
+                        + ceiling + " a single " + (delete ? "DELETE" : "UPDATE") + " may " + (delete ? "delete" : "change")
+                        + " here: every row is shown to a person, and the ceiling is what a person can read. Narrow the"
+                        + " WHERE clause, or split the change.");
+            }
+        }
+
+        private long execute(Analysis a, List<Parameter> params) throws SQLException {
+            try (PreparedStatement ps = c.prepareStatement(a.text())) {
+                ps.setEscapeProcessing(false);
+                dialect.bound(ps, bounds);
+                Images.bind(ps, params);
+                if (!a.returning()) {
+                    return ps.executeLargeUpdate();
+                }
+                long n = 0;
+                if (ps.execute()) {
+                    try (ResultSet rs = ps.getResultSet()) {
+                        while (rs.next()) {
+                            n++;
+                        }
+                    }
+                    return n;
+                }
+                return ps.getLargeUpdateCount();
+            }
+        }
+
+        /** D7: "no exception" proves nothing; the rows are read again and must be what they were. */
+        void proveRolledBack() throws SQLException {
+            for (Map.Entry<TableRef, Map<List<Value>, List<Value>>> t : firstSeen.entrySet()) {
+                Map<List<Value>, List<Value>> now = images.get(t.getKey()).byKeys(new ArrayList<>(t.getValue().keySet()));
+                int persisted = 0;
+                int moved = 0;
+                for (Map.Entry<List<Value>, List<Value>> row : t.getValue().entrySet()) {
+                    List<Value> current = now.get(row.getKey());
+                    if (row.getValue().equals(current)) {
+                        continue;
+                    }
+                    List<Value> written = lastWritten.get(t.getKey()).get(row.getKey());
+                    boolean ours = written == null ? current == null : written.equals(current);
+                    if (ours) {
+                        persisted++;
+                    } else {
+                        moved++;
+                    }
+                }
+                if (persisted > 0) {
+                    evict(c);
+                    throw new RefusedException(Refusal.ROLLBACK_FAILED, "after ROLLBACK, " + persisted + " of "
+                            + t.getValue().size() + " rows of " + t.getKey() + " still hold what the dry run wrote (or are"
+                            + " still missing): the change may have been written. Check " + t.getKey() + " now; the"
+                            + " connection was discarded.");
+                }
+                if (moved > 0) {
+                    throw new RefusedException(Refusal.CONCURRENT_CHANGE, moved + " rows of " + t.getKey() + " were"
+                            + " changed by another session while the dry run ran; the dry run itself was rolled back."
+                            + " Propose the change again to see the rows as they are now.");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package dev.llmsafe.plan;
+
+import dev.llmsafe.Refusal;
+import dev.llmsafe.RefusedException;
+import dev.llmsafe.dialect.ColumnInfo;
+import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.TableInfo;
+import dev.llmsafe.dialect.TableRef;
+import dev.llmsafe.policy.Identifier;
+import dev.llmsafe.policy.Policy;
+import dev.llmsafe.policy.QualifiedName;
+import dev.llmsafe.policy.TablePolicy;
+import dev.llmsafe.sql.Analysis;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The table a write targets, checked against the live catalog and the policy before anything runs:
+ * allowlisted after the database resolves the name (W4), a declared impact (W11), a primary key (W6),
+ * SET columns that exist and may be written (W7), a table that can roll back (D15), a catalog the
+ * credential can fully see (D15), no cascading foreign key (D15), known auto-maintained columns (D8),
+ * no function the catalog calls volatile (W10).
+ *
+ * @param info the catalog's description
+ * @param policy the policy's entry for it
+ * @param setColumns the SET columns as the catalog spells them
+ * @param autoColumns columns the database sets by itself
+ * @param secretColumns columns shown only as hashes (D12)
+ * @param warnings what the card should say about this table
+ */
+record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<String> autoColumns,
+        Set<String> secretColumns, List<String> warnings) {
+
+    static Target check(Connection c, Dialect dialect, Policy policy, Analysis a) throws SQLException {
+        TableInfo info = dialect.table(c, a.target()).orElseThrow(() -> new RefusedException(Refusal.TABLE_NOT_ALLOWED,
+                a.target() + " is not a table this connection can see, so it is not one the policy allows."
+                        + " Name an allowlisted table."));
+        TablePolicy tp = allowed(c, dialect, policy, info.ref()).orElseThrow(() -> new RefusedException(
+                Refusal.TABLE_NOT_ALLOWED, info.ref() + " is not in the policy's allowlist (policy.allow), so nothing"
+                        + " may be written there. Add it to policy.allow, with an impact sentence, if it should be."));
+        String what = a.kind() == Analysis.Kind.UPDATE ? "UPDATE" : "DELETE";
+        if (tp.impact().isEmpty()) {
+            throw new RefusedException(Refusal.IMPACT_UNDECLARED, info.ref() + " has no declared business consequence"
+                    + " (policy.impact), so a person shown its columns could not judge a change. Add an impact"
+                    + " sentence for it to the policy; until then it can be read but not written.");
+        }
+        switch (info.kind()) {
+            case VIEW -> throw new RefusedException(Refusal.UNSUPPORTED_STATEMENT, info.ref() + " is a view; write"
+                    + " to the table it shows instead.");
+            case FOREIGN_TABLE, VIRTUAL_TABLE -> throw notTransactional(info);
+            default -> { }
+        }
+        if (!info.transactional()) {
+            throw notTransactional(info);
+        }
+        if (info.primaryKey().isEmpty()) {
+            throw new RefusedException(Refusal.NO_PRIMARY_KEY, info.ref() + " has no primary key, so its rows cannot"
+                    + " be shown one by one or found again at apply. Add a primary key to the table.");
+        }
+        Set<String> secrets = secretColumns(policy, info);
+        for (String k : info.primaryKey()) {
+            if (secrets.contains(k)) {
+                throw new RefusedException(Refusal.DENIED_IDENTIFIER, "the primary key column " + k + " of " + info.ref()
+                        + " is a secret identifier, and a plan shows every row's key. It cannot be written here.");
+            }
+        }
+        if (!info.visibility().foreignKeys()) {
+            throw new RefusedException(Refusal.CASCADES_UNKNOWN, "this credential cannot see which foreign keys"
+                    + " reference " + info.ref() + " (the catalog hides them and answers \"none\"), so a cascade"
+                    + " could go unseen. " + info.visibility().grantHint().orElse(""));
+        }
+        if (!info.visibility().triggers()) {
+            throw new RefusedException(Refusal.AUTO_COLUMNS_UNKNOWN, "this credential cannot see the triggers on "
+                    + info.ref() + " (the catalog hides them and answers \"none\"), so what they change could go"
+                    + " unseen. " + info.visibility().grantHint().orElse(""));
+        }
+        List<String> setColumns = new ArrayList<>();
+        for (Identifier col : a.setColumns()) {
+            setColumns.add(setColumn(dialect, tp, info, col));
+        }
+        for (TableInfo.ForeignKey fk : info.inboundForeignKeys()) {
+            String action = a.kind() == Analysis.Kind.DELETE ? fk.onDelete() : fk.onUpdate();
+            boolean fires = a.kind() == Analysis.Kind.DELETE
+                    || fk.parentColumns().stream().anyMatch(setColumns::contains);
+            if (fires && TableInfo.ForeignKey.writes(action)) {
+                throw new RefusedException(Refusal.CASCADE_SIDE_EFFECTS, "the foreign key from " + fk.child() + " ("
+                        + String.join(", ", fk.childColumns()) + ") is ON " + what + " " + action + ": this " + what
+                        + " would also change rows of " + fk.child() + " that the card cannot show. Change those rows"
+                        + " first, or ask for the foreign key to be RESTRICT.");
+            }
+        }
+        Set<String> auto = new LinkedHashSet<>();
+        for (ColumnInfo col : info.columns()) {
+            if (col.autoUpdated() && a.kind() == Analysis.Kind.UPDATE) {
+                auto.add(col.name());
+            }
+        }
+        for (Identifier declared : tp.autoColumns()) {
+            auto.add(catalogName(dialect, info, declared).orElseThrow(() -> new RefusedException(
+                    Refusal.AUTO_COLUMNS_UNKNOWN, "policy.autoColumns names " + declared + " for " + info.ref()
+                    + ", which has no such column. Correct the policy.")));
+        }
+        List<String> warnings = new ArrayList<>();
+        for (TableInfo.Trigger t : info.triggers()) {
+            boolean onThis = t.events().contains(what);
+            if (onThis && a.kind() == Analysis.Kind.UPDATE && tp.autoColumns().isEmpty()) {
+                throw new RefusedException(Refusal.AUTO_COLUMNS_UNKNOWN, "the trigger " + t.name() + " on " + info.ref()
+                        + " fires " + t.timing() + " UPDATE and may change columns the statement does not name; the"
+                        + " catalog cannot say which. Declare them in policy.autoColumns for this table.");
+            }
+            if (onThis) {
+                warnings.add("The trigger " + t.name() + " (" + t.timing() + " " + what + ") on " + info.ref()
+                        + " ran in the dry run and will run again at apply.");
+            }
+        }
+        Set<String> volatileFunctions = dialect.volatileFunctions(c, a.functions());
+        if (!volatileFunctions.isEmpty()) {
+            throw new RefusedException(Refusal.VOLATILE, "the catalog says " + String.join(", ", volatileFunctions)
+                    + " may return a different value each time or writes data, so the value the card would show is"
+                    + " not the value the approved statement would write. Compute the value first and pass it as a"
+                    + " ? parameter.");
+        }
+        return new Target(info, tp, setColumns, auto, secrets, warnings);
+    }
+
+    private static String setColumn(Dialect dialect, TablePolicy tp, TableInfo info, Identifier col) throws RefusedException {
+        String name = catalogName(dialect, info, col).orElseThrow(() -> new RefusedException(Refusal.DENIED_WRITE_COLUMN,
+                info.ref() + " has no column " + col + ". Name one of: " + String.join(", ",
+                        info.columns().stream().map(ColumnInfo::name).toList()) + "."));
+        for (Map.Entry<Identifier, String> denied : tp.denyWrite().entrySet()) {
+            if (dialect.sameColumn(denied.getKey(), name)) {
+                throw new RefusedException(Refusal.DENIED_WRITE_COLUMN, info.ref() + "." + name + " may not be written"
+                        + " here: " + denied.getValue() + ".");
+            }
+        }
+        ColumnInfo column = info.column(name).orElseThrow();
+        if (column.generated()) {
+            throw new RefusedException(Refusal.DENIED_WRITE_COLUMN, info.ref() + "." + name + " is computed by the"
+                    + " database (a generated column) and cannot be set. Set the columns it is computed from.");
+        }
+        if (info.primaryKey().contains(name)) {
+            throw new RefusedException(Refusal.KEY_CHANGE, "the statement changes " + name + ", part of the primary key"
+                    + " of " + info.ref() + "; a plan finds its rows again by that key, so keys cannot change here.");
+        }
+        return name;
+    }
+
+    private static Optional<String> catalogName(Dialect dialect, TableInfo info, Identifier written) {
+        return info.columns().stream().map(ColumnInfo::name).filter(n -> dialect.sameColumn(written, n)).findFirst();
+    }
+
+    /** Secret identifiers are matched by column name without case: a false refusal beats a leak. */
+    private static Set<String> secretColumns(Policy policy, TableInfo info) {
+        Set<String> out = new LinkedHashSet<>();
+        for (QualifiedName secret : policy.secrets().keySet()) {
+            for (ColumnInfo col : info.columns()) {
+                if (col.name().toLowerCase(Locale.ROOT).equals(secret.last().text().toLowerCase(Locale.ROOT))) {
+                    out.add(col.name());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The policy entry whose name resolves to this table in this session. */
+    static Optional<TablePolicy> allowed(Connection c, Dialect dialect, Policy policy, TableRef ref) throws SQLException {
+        for (TablePolicy tp : policy.tables().values()) {
+            Optional<TableRef> resolved = dialect.resolve(c, tp.name());
+            if (resolved.isPresent() && resolved.get().equals(ref)) {
+                return Optional.of(tp);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static RefusedException notTransactional(TableInfo info) {
+        return new RefusedException(Refusal.NOT_TRANSACTIONAL, info.ref() + " is " + info.kind().name().toLowerCase(
+                Locale.ROOT).replace('_', ' ') + " stored by " + info.engine() + ", which a ROLLBACK cannot undo: a dry"
+                + " run there would be a real, permanent write. It cannot be changed through llmsafe.");
+    }
+}
