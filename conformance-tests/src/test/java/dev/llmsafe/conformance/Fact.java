@@ -1,0 +1,36 @@
+package dev.llmsafe.conformance;
+
+/**
+ * Every measured fact, with the id SPEC.md's "Measured facts" tables use for its row, and the probe
+ * that measures it. The test asserting a fact is named after its id.
+ */
+enum Fact {
+    F01("server statement timeout on an UPDATE", TimeoutFactsTest::serverTimeoutOnUpdate),
+    F02("server statement timeout on a SELECT of a sleep alone", TimeoutFactsTest::serverTimeoutOnSleepAlone),
+    F03("JDBC setQueryTimeout(1) on a 2.5 s UPDATE", TimeoutFactsTest::jdbcTimeoutOnUpdate),
+    F04("JDBC setQueryTimeout(1) on a 2.5 s SELECT", TimeoutFactsTest::jdbcTimeoutOnSelect),
+    F05("Statement.cancel() from another thread after 1 s of a 2.5 s UPDATE", TimeoutFactsTest::cancelOnUpdate),
+    F06("row lock after ROLLBACK TO SAVEPOINT, the transaction wrote first",
+            TransactionFactsTest::locksAfterRollbackToSavepointWhenTheCallerWroteFirst),
+    F07("row lock after ROLLBACK TO SAVEPOINT, the savepoint came first",
+            TransactionFactsTest::locksAfterRollbackToSavepointWhenTheSavepointCameFirst),
+    F08("CREATE TABLE inside a transaction, then ROLLBACK", TransactionFactsTest::ddlInsideATransaction),
+    F09("rows affected by a same-value UPDATE, driver defaults", RowCountFactsTest::sameValueUpdateWithDriverDefaults),
+    F10("rows affected by a same-value UPDATE, useAffectedRows=true", RowCountFactsTest::sameValueUpdateWithUseAffectedRows);
+
+    private final String title;
+    private final Measured.Probe probe;
+
+    Fact(String title, Measured.Probe probe) {
+        this.title = title;
+        this.probe = probe;
+    }
+
+    String title() {
+        return title;
+    }
+
+    Measured.Probe probe() {
+        return probe;
+    }
+}
