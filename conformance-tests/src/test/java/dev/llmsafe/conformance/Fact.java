@@ -16,7 +16,16 @@ enum Fact {
             TransactionFactsTest::locksAfterRollbackToSavepointWhenTheSavepointCameFirst),
     F08("CREATE TABLE inside a transaction, then ROLLBACK", TransactionFactsTest::ddlInsideATransaction),
     F09("rows affected by a same-value UPDATE, driver defaults", RowCountFactsTest::sameValueUpdateWithDriverDefaults),
-    F10("rows affected by a same-value UPDATE, useAffectedRows=true", RowCountFactsTest::sameValueUpdateWithUseAffectedRows);
+    F10("rows affected by a same-value UPDATE, useAffectedRows=true", RowCountFactsTest::sameValueUpdateWithUseAffectedRows),
+    F11("BIGINT 9223372036854775807", ValueFactsTest::bigint),
+    F12("BIGINT UNSIGNED 18446744073709551615", ValueFactsTest::bigintUnsigned),
+    F13("DECIMAL(38,10) 1234567890123456789012345678.0123456789", ValueFactsTest::decimal),
+    F14("timestamp without time zone 2024-02-29 13:45:56.123456", ValueFactsTest::timestamp),
+    F15("timestamp with time zone 2024-02-29 13:45:56.123456 UTC", ValueFactsTest::timestampTz),
+    F16("zero date 0000-00-00 00:00:00", ValueFactsTest::zeroDate),
+    F17("JSON {\"role\":\"admin\"}", ValueFactsTest::json),
+    F18("JSONB {\"role\":\"admin\"}", ValueFactsTest::jsonb),
+    F19("binary 0x00ff80275c", ValueFactsTest::binary);
 
     private final String title;
     private final Measured.Probe probe;
