@@ -25,7 +25,9 @@ enum Fact {
     F16("zero date 0000-00-00 00:00:00", ValueFactsTest::zeroDate),
     F17("JSON {\"role\":\"admin\"}", ValueFactsTest::json),
     F18("JSONB {\"role\":\"admin\"}", ValueFactsTest::jsonb),
-    F19("binary 0x00ff80275c", ValueFactsTest::binary);
+    F19("binary 0x00ff80275c", ValueFactsTest::binary),
+    F20("triggers on the written table, as seen by each role", CatalogFactsTest::triggersSeenByRole),
+    F21("inbound ON DELETE CASCADE foreign key, as seen by each role", CatalogFactsTest::inboundForeignKeysSeenByRole);
 
     private final String title;
     private final Measured.Probe probe;
