@@ -27,7 +27,14 @@ enum Fact {
     F18("JSONB {\"role\":\"admin\"}", ValueFactsTest::jsonb),
     F19("binary 0x00ff80275c", ValueFactsTest::binary),
     F20("triggers on the written table, as seen by each role", CatalogFactsTest::triggersSeenByRole),
-    F21("inbound ON DELETE CASCADE foreign key, as seen by each role", CatalogFactsTest::inboundForeignKeysSeenByRole);
+    F21("inbound ON DELETE CASCADE foreign key, as seen by each role", CatalogFactsTest::inboundForeignKeysSeenByRole),
+    F22("measure of an UPDATE whose trigger inserts an audit row", SideEffectFactsTest::triggerWrite),
+    F23("measure of a DELETE with an ON DELETE CASCADE child (2 rows)", SideEffectFactsTest::deleteCascade),
+    F24("measure of an UPDATE with an ON UPDATE CASCADE child (2 rows)", SideEffectFactsTest::updateCascade),
+    F25("measure of an UPDATE of the primary key", SideEffectFactsTest::primaryKeyUpdate),
+    F26("measure at the start of a transaction, after one committed update", SideEffectFactsTest::measureScope),
+    F27("measure read right after the statement", SideEffectFactsTest::measureFreshness),
+    F28("foreign key actions with the driver's defaults", SideEffectFactsTest::sqliteForeignKeysByDefault);
 
     private final String title;
     private final Measured.Probe probe;
