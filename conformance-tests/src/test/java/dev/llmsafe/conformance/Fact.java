@@ -34,7 +34,10 @@ enum Fact {
     F25("measure of an UPDATE of the primary key", SideEffectFactsTest::primaryKeyUpdate),
     F26("measure at the start of a transaction, after one committed update", SideEffectFactsTest::measureScope),
     F27("measure read right after the statement", SideEffectFactsTest::measureFreshness),
-    F28("foreign key actions with the driver's defaults", SideEffectFactsTest::sqliteForeignKeysByDefault);
+    F28("foreign key actions with the driver's defaults", SideEffectFactsTest::sqliteForeignKeysByDefault),
+    F29("read-only session vs a writing function called from a SELECT", ReadOnlyFactsTest::sessionReadOnly),
+    F30("read-only transaction vs a writing function called from a SELECT", ReadOnlyFactsTest::transactionReadOnly),
+    F31("Connection.setReadOnly(true) in auto-commit vs a writing function", ReadOnlyFactsTest::jdbcSetReadOnly);
 
     private final String title;
     private final Measured.Probe probe;
