@@ -1,0 +1,71 @@
+package dev.llmsafe.conformance;
+
+import dev.llmsafe.testing.Engine;
+import dev.llmsafe.testing.ScratchDatabase;
+import java.sql.SQLException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The server a fact was measured on: its flavor and exact version, as SPEC.md names it in the header
+ * of its column ("PostgreSQL 15.20", "MariaDB 10.11.19", "SQLite 3.54.1").
+ *
+ * @param flavor which server, telling MariaDB and MySQL apart (they are one engine to the helper)
+ * @param version the version numbers only, without distribution suffixes
+ */
+record ServerId(Flavor flavor, String version) {
+
+    /** The servers whose answers differ; MariaDB and MySQL share a driver and an engine, not their answers. */
+    enum Flavor {
+        POSTGRES("PostgreSQL"), MARIADB("MariaDB"), MYSQL("MySQL"), SQLITE("SQLite");
+
+        final String product;
+
+        Flavor(String product) {
+            this.product = product;
+        }
+    }
+
+    private static final Pattern MARIADB = Pattern.compile("(\\d+\\.\\d+\\.\\d+)-MariaDB");
+    private static final Pattern NUMBERS = Pattern.compile("^(\\d+(?:\\.\\d+)*)");
+
+    static ServerId of(ScratchDatabase db) throws SQLException {
+        String product = db.admin().getMetaData().getDatabaseProductVersion();
+        if (db.engine() == Engine.MYSQL) {
+            // Connector/J reports MariaDB as "5.5.5-10.11.19-MariaDB-...": the real version follows the prefix.
+            Matcher m = MARIADB.matcher(product);
+            if (m.find()) {
+                return new ServerId(Flavor.MARIADB, m.group(1));
+            }
+            return new ServerId(Flavor.MYSQL, numbers(product));
+        }
+        return new ServerId(db.engine() == Engine.POSTGRES ? Flavor.POSTGRES : Flavor.SQLITE, numbers(product));
+    }
+
+    private static String numbers(String product) {
+        Matcher m = NUMBERS.matcher(product.trim());
+        if (!m.find()) {
+            throw new IllegalStateException("cannot read a version number out of \"" + product + "\"");
+        }
+        return m.group(1);
+    }
+
+    /** The column header in SPEC.md. */
+    String label() {
+        return flavor.product + " " + version;
+    }
+
+    /**
+     * The release series whose answers are expected to agree: the major version of PostgreSQL (whose
+     * minor releases are bug fixes only), major.minor of the others.
+     */
+    String series() {
+        String[] parts = version.split("\\.");
+        return flavor.product + " " + (flavor == Flavor.POSTGRES || parts.length < 2 ? parts[0] : parts[0] + "." + parts[1]);
+    }
+
+    @Override
+    public String toString() {
+        return label();
+    }
+}
