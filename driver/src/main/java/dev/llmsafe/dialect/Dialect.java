@@ -106,10 +106,12 @@ public interface Dialect {
     }
 
     /**
-     * Sets the statement bounds on one JDBC statement where the session cannot (SQLite); a no-op
-     * where session settings already bound every statement.
+     * The rows the statement just run on {@code c} affected, as the database counts them for that
+     * statement alone. The driver's count serves everywhere but SQLite, whose driver adds the rows
+     * its triggers and cascades wrote (measured, SPEC.md F22).
      */
-    default void bound(java.sql.Statement s, Bounds bounds) throws SQLException {
+    default long affectedRows(Connection c, long driverCount) throws SQLException {
+        return driverCount;
     }
 
     /** Measures what a transaction writes. */

@@ -198,7 +198,8 @@ final class SqliteDialect implements Dialect {
     public List<String> limitations() {
         return List.of(
                 "SQLite has no row locks: the dry run holds the whole database's write lock while it runs.",
-                "SQLite has no server-side statement timeout; the JDBC query timeout is the only time bound.",
+                "SQLite has no statement timeout (sqlite-jdbc's query timeout does not stop a running statement,"
+                        + " measured): a statement is interrupted from the client when it runs past the bound.",
                 "SQLite counts the rows a connection writes in total, not per table: side effects are measured"
                         + " as a number of rows, without the tables they are in.",
                 "Functions the application registers with SQLite are in no catalog: only the built-in volatile"
@@ -225,7 +226,7 @@ final class SqliteDialect implements Dialect {
     }
 
     @Override
-    public void bound(java.sql.Statement s, Bounds bounds) throws SQLException {
-        s.setQueryTimeout(Math.max(1, (bounds.statementTimeoutMs() + 999) / 1000));
+    public long affectedRows(Connection c, long driverCount) throws SQLException {
+        return Long.parseLong(Jdbc.string(c, "SELECT changes()"));
     }
 }

@@ -1,6 +1,5 @@
 package dev.llmsafe.plan;
 
-import dev.llmsafe.dialect.Bounds;
 import dev.llmsafe.dialect.ColumnInfo;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.KeyBinding;
@@ -28,17 +27,17 @@ final class Images {
 
     private final Connection c;
     private final Dialect dialect;
-    private final Bounds bounds;
+    private final Watchdog watchdog;
     private final String from;
     private final List<String> columns;
     private final List<String> key;
     private final int[] keyIndex;
     private final String selectList;
 
-    Images(Connection c, Dialect dialect, Bounds bounds, String from, TableInfo info) {
+    Images(Connection c, Dialect dialect, Watchdog watchdog, String from, TableInfo info) {
         this.c = c;
         this.dialect = dialect;
-        this.bounds = bounds;
+        this.watchdog = watchdog;
         this.from = from;
         this.columns = info.columns().stream().map(ColumnInfo::name).toList();
         this.key = info.primaryKey();
@@ -55,7 +54,8 @@ final class Images {
     }
 
     long count(String where, List<Parameter> params) throws SQLException {
-        try (PreparedStatement ps = prepare("SELECT COUNT(*) FROM " + from + " WHERE " + where)) {
+        try (PreparedStatement ps = prepare("SELECT COUNT(*) FROM " + from + " WHERE " + where);
+             Watchdog.Watch w = watchdog.watch(ps)) {
             bind(ps, params);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
@@ -107,7 +107,7 @@ final class Images {
 
     private List<List<Value>> read(PreparedStatement ps) throws SQLException {
         List<List<Value>> rows = new ArrayList<>();
-        try (ResultSet rs = ps.executeQuery()) {
+        try (Watchdog.Watch w = watchdog.watch(ps); ResultSet rs = ps.executeQuery()) {
             RowReader reader = dialect.values().rowReader(c, rs.getMetaData());
             while (rs.next()) {
                 rows.add(List.copyOf(reader.read(rs)));
@@ -119,7 +119,6 @@ final class Images {
     private PreparedStatement prepare(String sql) throws SQLException {
         PreparedStatement ps = c.prepareStatement(sql);
         ps.setEscapeProcessing(false);
-        dialect.bound(ps, bounds);
         return ps;
     }
 

@@ -44,6 +44,7 @@ public final class Planner {
     private final Bounds bounds;
     private final byte[] maskKey;
     private final Clock clock;
+    private final Watchdog watchdog;
 
     /**
      * @param pool the engine's own pool of connections to the database, with a credential that can write
@@ -60,6 +61,7 @@ public final class Planner {
         this.bounds = bounds;
         this.maskKey = maskKey == null ? null : maskKey.clone();
         this.clock = clock;
+        this.watchdog = new Watchdog(bounds.statementTimeoutMs() + 500L);
     }
 
     /**
@@ -164,7 +166,7 @@ public final class Planner {
             Analysis a = p.analysis();
             boolean delete = a.kind() == Analysis.Kind.DELETE;
             TableRef ref = t.info().ref();
-            Images img = images.computeIfAbsent(ref, r -> new Images(c, dialect, bounds, dialect.renderAsWritten(a.target()),
+            Images img = images.computeIfAbsent(ref, r -> new Images(c, dialect, watchdog, dialect.renderAsWritten(a.target()),
                     t.info()));
             List<Parameter> whereParams = p.parameters().subList(a.whereFirstParameter(),
                     a.whereFirstParameter() + a.whereParameterCount());
@@ -259,23 +261,22 @@ public final class Planner {
         }
 
         private long execute(Analysis a, List<Parameter> params) throws SQLException {
-            try (PreparedStatement ps = c.prepareStatement(a.text())) {
+            try (PreparedStatement ps = c.prepareStatement(a.text()); Watchdog.Watch w = watchdog.watch(ps)) {
                 ps.setEscapeProcessing(false);
-                dialect.bound(ps, bounds);
                 Images.bind(ps, params);
-                if (!a.returning()) {
-                    return ps.executeLargeUpdate();
-                }
                 long n = 0;
-                if (ps.execute()) {
+                if (!a.returning()) {
+                    n = ps.executeLargeUpdate();
+                } else if (ps.execute()) {
                     try (ResultSet rs = ps.getResultSet()) {
                         while (rs.next()) {
                             n++;
                         }
                     }
-                    return n;
+                } else {
+                    n = ps.getLargeUpdateCount();
                 }
-                return ps.getLargeUpdateCount();
+                return dialect.affectedRows(c, n);
             }
         }
 

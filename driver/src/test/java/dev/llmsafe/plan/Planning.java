@@ -1,0 +1,109 @@
+package dev.llmsafe.plan;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.llmsafe.dialect.Bounds;
+import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.Dialects;
+import dev.llmsafe.policy.Identifier;
+import dev.llmsafe.policy.Policy;
+import dev.llmsafe.sql.Analysis;
+import dev.llmsafe.sql.LexSettings;
+import dev.llmsafe.sql.StatementAnalyzer;
+import dev.llmsafe.testing.Engine;
+import dev.llmsafe.testing.ScratchDatabase;
+import dev.llmsafe.testing.TestRole;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import javax.sql.DataSource;
+
+/** A planner on a scratch database, as the engine builds one: its own small pool, the live dialect. */
+final class Planning implements AutoCloseable {
+
+    final ScratchDatabase db;
+    final HikariDataSource pool;
+    final Dialect dialect;
+    final LexSettings lex;
+    private final StatementAnalyzer analyzer = new StatementAnalyzer(20_000);
+
+    Planning(ScratchDatabase db) throws SQLException {
+        this(db, null);
+    }
+
+    Planning(ScratchDatabase db, TestRole role) throws SQLException {
+        this.db = db;
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(db.url());
+        config.setUsername(role == null ? db.user() : role.name());
+        config.setPassword(role == null ? db.password() : role.password());
+        config.setMaximumPoolSize(3);
+        config.setMinimumIdle(0);
+        config.setPoolName("test-planner-" + db.engine().key());
+        this.pool = new HikariDataSource(config);
+        try (Connection c = pool.getConnection()) {
+            this.dialect = Dialects.of(c, db.engine() == Engine.POSTGRES ? Identifier.of(db.name()) : null);
+            dialect.initConnection(c);
+            this.lex = dialect.lexSettings(c);
+        }
+    }
+
+    Planner planner(Policy policy) {
+        return planner(policy, Bounds.DEFAULT);
+    }
+
+    Planner planner(Policy policy, Bounds bounds) {
+        return planner(pool, policy, bounds);
+    }
+
+    Planner planner(DataSource source, Policy policy, Bounds bounds) {
+        return new Planner(source, dialect, policy, bounds, null, Clock.systemUTC());
+    }
+
+    Analysis analyze(String sql) throws SQLException {
+        return analyzer.analyze(sql, lex);
+    }
+
+    Plan plan(Policy policy, String sql, Object... params) throws SQLException {
+        return plan(planner(policy), sql, params);
+    }
+
+    Plan plan(Planner planner, String sql, Object... params) throws SQLException {
+        return planner.plan(List.of(proposal(sql, params)), "assistant");
+    }
+
+    Proposal proposal(String sql, Object... params) throws SQLException {
+        List<Parameter> ps = new ArrayList<>();
+        for (Object p : params) {
+            ps.add(Parameter.of(p));
+        }
+        return new Proposal(analyze(sql), ps);
+    }
+
+    /** Every row of a table as text, in key order: what "nothing changed" is asserted against. */
+    List<String> snapshot(String table) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement s = db.admin().createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM " + table + " ORDER BY 1")) {
+            ResultSetMetaData md = rs.getMetaData();
+            while (rs.next()) {
+                String[] row = new String[md.getColumnCount()];
+                for (int i = 0; i < row.length; i++) {
+                    row[i] = rs.getString(i + 1);
+                }
+                out.add(Arrays.toString(row));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+}
