@@ -60,8 +60,12 @@ public interface Dialect {
     /** What follows a SELECT to lock its rows: {@code " FOR UPDATE"}, or nothing where the whole database is locked. */
     String lockClause();
 
-    /** Starts measuring what the current transaction writes (D14); call before the statement runs. */
-    WriteMeter writeMeter(Connection c) throws SQLException;
+    /**
+     * Starts measuring what the current transaction writes (D14); call before the statement runs.
+     *
+     * @param written whether this transaction has already written (an earlier statement of a batch)
+     */
+    WriteMeter writeMeter(Connection c, boolean written) throws SQLException;
 
     /**
      * The functions among {@code names} that the catalog calls volatile or data-modifying (W10).

@@ -26,6 +26,11 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class MysqlDialect implements Dialect {
 
+    /** Turns at reading INNODB_TRX, whose server-wide cache is refreshed only after 0.1 s without readers. */
+    private static final java.util.concurrent.locks.ReentrantLock INNODB_TRX_TURN = new java.util.concurrent.locks.ReentrantLock();
+    private static final long INNODB_TRX_QUIET_NS = 120_000_000L;
+    private static long lastInnodbTrxRead;
+
     private final String product;
     private final boolean mariadb;
     private final ValueReader values;
@@ -209,17 +214,24 @@ final class MysqlDialect implements Dialect {
     }
 
     @Override
-    public WriteMeter writeMeter(Connection c) throws SQLException {
+    public WriteMeter writeMeter(Connection c, boolean written) throws SQLException {
         long before;
         try {
-            before = rowsModified(c, false).orElse(0L);
+            // INNODB_TRX counts this transaction only: before its first write the count is 0.
+            before = written ? rowsModified(c, false).orElse(0L) : 0L;
         } catch (SQLException e) {
             String why = "information_schema.INNODB_TRX cannot be read (" + e.getMessage()
                     + "); grant the PROCESS privilege to the planning user to measure side effects";
             return () -> Writes.unknown(why);
         }
         return () -> {
-            Optional<Long> after = rowsModified(c, true);
+            Optional<Long> after;
+            try {
+                after = rowsModified(c, true);
+            } catch (SQLException e) {
+                return Writes.unknown("information_schema.INNODB_TRX cannot be read (" + e.getMessage()
+                        + "); grant the PROCESS privilege to the planning user to measure side effects");
+            }
             if (after.isEmpty()) {
                 return Writes.unknown("InnoDB did not show this transaction in a fresh INNODB_TRX snapshot");
             }
@@ -229,27 +241,37 @@ final class MysqlDialect implements Dialect {
 
     /**
      * This transaction's rows modified, from a fresh INNODB_TRX snapshot. InnoDB serves that view from
-     * a cache it refreshes only when nobody read it for 0.1 s (measured on MariaDB 10.11, SPEC.md F27: a
-     * read right after a statement is behind); a snapshot is fresh when trx_query shows the reading
-     * query itself, recognised by a nonce. No row after a pause means the transaction wrote nothing yet.
+     * a server-wide cache that it refreshes only when nobody read it for 0.1 s (measured on MariaDB
+     * 10.11, SPEC.md F27: a read right after a statement is behind); a snapshot is fresh when trx_query
+     * shows the reading query itself, recognised by a nonce. Readers in this JVM take turns, each more
+     * than 0.1 s after the last, or dry runs running side by side would keep each other's reads stale.
+     * No row in a read that could be fresh means the transaction wrote nothing yet.
      */
     private static Optional<Long> rowsModified(Connection c, boolean mustExist) throws SQLException {
-        for (int attempt = 0; attempt < 40; attempt++) {
+        for (int attempt = 0; attempt < 30; attempt++) {
             String nonce = "n" + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
-            List<Object[]> r = Jdbc.query(c, "SELECT trx_rows_modified, trx_query FROM information_schema.INNODB_TRX"
-                    + " WHERE trx_mysql_thread_id = CONNECTION_ID() AND '" + nonce + "' <> ''",
-                    rs -> new Object[] {rs.getLong(1), rs.getString(2)});
+            List<Object[]> r;
+            INNODB_TRX_TURN.lock();
+            try {
+                long quiet = INNODB_TRX_QUIET_NS - (System.nanoTime() - lastInnodbTrxRead);
+                if (attempt > 0 && quiet > 0) {
+                    Thread.sleep(quiet / 1_000_000 + 1);
+                }
+                r = Jdbc.query(c, "SELECT trx_rows_modified, trx_query FROM information_schema.INNODB_TRX"
+                        + " WHERE trx_mysql_thread_id = CONNECTION_ID() AND '" + nonce + "' <> ''",
+                        rs -> new Object[] {rs.getLong(1), rs.getString(2)});
+                lastInnodbTrxRead = System.nanoTime();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("interrupted while measuring side effects", e);
+            } finally {
+                INNODB_TRX_TURN.unlock();
+            }
             if (!r.isEmpty() && r.get(0)[1] != null && ((String) r.get(0)[1]).contains(nonce)) {
                 return Optional.of((Long) r.get(0)[0]);
             }
             if (r.isEmpty() && !mustExist && attempt > 0) {
                 return Optional.empty();
-            }
-            try {
-                Thread.sleep(110);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new SQLException("interrupted while measuring side effects", e);
             }
         }
         return Optional.empty();

@@ -168,7 +168,7 @@ final class PostgresDialect implements Dialect {
     }
 
     @Override
-    public WriteMeter writeMeter(Connection c) throws SQLException {
+    public WriteMeter writeMeter(Connection c, boolean written) throws SQLException {
         Map<TableRef, Writes.Counts> before;
         try {
             before = xactWrites(c);

@@ -184,7 +184,7 @@ final class SqliteDialect implements Dialect {
     }
 
     @Override
-    public WriteMeter writeMeter(Connection c) throws SQLException {
+    public WriteMeter writeMeter(Connection c, boolean written) throws SQLException {
         long before = Long.parseLong(Jdbc.string(c, "SELECT total_changes()"));
         return () -> Writes.total(Long.parseLong(Jdbc.string(c, "SELECT total_changes()")) - before);
     }

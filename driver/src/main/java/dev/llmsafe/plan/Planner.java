@@ -98,7 +98,9 @@ public final class Planner {
                     statements.add(run.statement(proposals.get(i), targets.get(i)));
                 }
             } catch (SQLException e) {
-                rollback(c);
+                if (!rollbackQuietly(c)) {
+                    throw bound(e);
+                }
                 if (run.executedAny()) {
                     // Refused after the statement ran: the rollback is proven all the same.
                     run.proveRolledBack();
@@ -132,6 +134,24 @@ public final class Planner {
             c.rollback();
         } finally {
             c.setAutoCommit(true);
+        }
+    }
+
+    /**
+     * Rolls back after a refusal or an error, keeping that first error: a transaction that never began
+     * (SQLite's BEGIN IMMEDIATE refused by a lock) cannot be rolled back, and saying so would hide why.
+     * A connection that cannot be brought back to a clean state is discarded.
+     *
+     * @return whether the connection is back in a known state
+     */
+    private boolean rollbackQuietly(Connection c) {
+        try {
+            rollback(c);
+            return true;
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("rollback after a refusal failed; discarding the connection", e);
+            evict(c);
+            return false;
         }
     }
 
@@ -182,10 +202,11 @@ public final class Planner {
                 throw new RefusedException(Refusal.KEY_NOT_UNIQUE, "the " + beforeRows.size() + " rows matched in " + ref
                         + " have only " + before.size() + " distinct keys, so they cannot be told apart at apply.");
             }
+            boolean writtenBefore = executedAny();
             Map<List<Value>, List<Value>> seen = firstSeen.computeIfAbsent(ref, r -> new LinkedHashMap<>());
             before.forEach(seen::putIfAbsent);
             Map<List<Value>, List<Value>> written = lastWritten.computeIfAbsent(ref, r -> new LinkedHashMap<>());
-            Dialect.WriteMeter meter = dialect.writeMeter(c);
+            Dialect.WriteMeter meter = dialect.writeMeter(c, writtenBefore);
             long affected = execute(a, p.parameters());
             if (affected != before.size()) {
                 throw new RefusedException(Refusal.ROW_COUNT_MISMATCH, "the database reports " + affected

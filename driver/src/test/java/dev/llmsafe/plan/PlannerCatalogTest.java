@@ -1,0 +1,302 @@
+package dev.llmsafe.plan;
+
+import static dev.llmsafe.plan.PlannerTest.assertRefused;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.llmsafe.Refusal;
+import dev.llmsafe.policy.Policy;
+import dev.llmsafe.testing.Engine;
+import dev.llmsafe.testing.ScratchDatabase;
+import dev.llmsafe.testing.ScratchDatabases;
+import dev.llmsafe.testing.TestRole;
+import java.sql.SQLException;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** What the live catalog decides before a dry run may start, on every dialect. */
+class PlannerCatalogTest {
+
+    @RegisterExtension
+    static final ScratchDatabases dbs = new ScratchDatabases();
+    private static final Map<Engine, Planning> PLANNING = new EnumMap<>(Engine.class);
+
+    static Planning planning(Engine engine) throws SQLException {
+        Planning p = PLANNING.get(engine);
+        if (p == null) {
+            p = new Planning(dbs.get(engine));
+            PLANNING.put(engine, p);
+        }
+        return p;
+    }
+
+    @AfterAll
+    static void closePools() {
+        PLANNING.values().forEach(Planning::close);
+        PLANNING.clear();
+    }
+
+    static Policy allow(String table, String impact) {
+        return Policy.define(p -> p.table(table, t -> t.impact(impact)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void W4_onlyAllowlistedTablesAsTheDatabaseResolvesThem(Engine engine) throws SQLException {
+        Planning p = planning(engine);
+        p.db.execute("CREATE TABLE w4 (id INT PRIMARY KEY, v INT)", "INSERT INTO w4 VALUES (1, 1)",
+                "CREATE TABLE w4_other (id INT PRIMARY KEY, v INT)", "INSERT INTO w4_other VALUES (1, 1)");
+        assertRefused(() -> p.plan(allow("w4", "x"), "UPDATE w4_other SET v = 2 WHERE id = 1"),
+                Refusal.TABLE_NOT_ALLOWED, "is not in the policy's allowlist");
+        assertRefused(() -> p.plan(allow("w4", "x"), "UPDATE nowhere SET v = 2 WHERE id = 1"),
+                Refusal.TABLE_NOT_ALLOWED, "is not a table this connection can see");
+        // The policy's name and the statement's name meet where the database resolves them: PostgreSQL
+        // folds unquoted names, SQLite ignores case, MariaDB on Linux keeps table names' case.
+        if (engine == Engine.MYSQL) {
+            assertRefused(() -> p.plan(allow("W4", "x"), "UPDATE w4 SET v = 2 WHERE id = 1"),
+                    Refusal.TABLE_NOT_ALLOWED, "is not in the policy's allowlist");
+            assertRefused(() -> p.plan(allow("w4", "x"), "UPDATE W4 SET v = 2 WHERE id = 1"),
+                    Refusal.TABLE_NOT_ALLOWED, "is not a table this connection can see");
+        } else {
+            assertThat(p.plan(allow("W4", "x"), "UPDATE w4 SET v = 2 WHERE id = 1").rowCount()).isEqualTo(1);
+            assertThat(p.plan(allow("w4", "x"), "UPDATE W4 SET v = 2 WHERE id = 1").rowCount()).isEqualTo(1);
+        }
+        if (engine == Engine.POSTGRES) {
+            // Quoted, the name keeps its case, and "W4" is not w4.
+            assertRefused(() -> p.plan(allow("\"W4\"", "x"), "UPDATE w4 SET v = 2 WHERE id = 1"),
+                    Refusal.TABLE_NOT_ALLOWED, "is not in the policy's allowlist");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void W6_aTableWithoutAPrimaryKeyCannotBePlanned(Engine engine) throws SQLException {
+        Planning p = planning(engine);
+        p.db.execute("CREATE TABLE w6 (id INT, v INT)", "INSERT INTO w6 VALUES (1, 1)");
+        assertRefused(() -> p.plan(allow("w6", "x"), "UPDATE w6 SET v = 2 WHERE id = 1"), Refusal.NO_PRIMARY_KEY,
+                "has no primary key");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void W6_aCompositeKeyWorks(Engine engine) throws SQLException {
+        Planning p = planning(engine);
+        p.db.execute("CREATE TABLE w6c (a INT, b VARCHAR(5), v INT, PRIMARY KEY (b, a))",
+                "INSERT INTO w6c VALUES (1, 'x', 1), (2, 'x', 1), (1, 'y', 1)");
+        Plan plan = p.plan(allow("w6c", "x"), "UPDATE w6c SET v = 2 WHERE v = 1");
+        assertThat(plan.statements().get(0).keyColumns()).containsExactly("b", "a");
+        assertThat(plan.card()).contains("  b = 'x', a = 1\n    v: 1 -> 2\n").contains("  b = 'y', a = 1\n");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void W7_setColumnsMustExistAndMayBeWritten(Engine engine) throws SQLException {
+        Planning p = planning(engine);
+        String generated = engine == Engine.MYSQL ? "double_v INT AS (v * 2) VIRTUAL"
+                : "double_v INT GENERATED ALWAYS AS (v * 2) " + (engine == Engine.POSTGRES ? "STORED" : "VIRTUAL");
+        p.db.execute("CREATE TABLE w7 (id INT PRIMARY KEY, v INT, total INT, " + generated + ")",
+                "INSERT INTO w7 (id, v, total) VALUES (1, 1, 10)");
+        Policy policy = Policy.define(x -> x.table("w7", t -> t.impact("x")
+                .denyWrite("total", "recomputed by billing; change the order lines instead")));
+        assertRefused(() -> p.plan(policy, "UPDATE w7 SET nope = 1 WHERE id = 1"), Refusal.DENIED_WRITE_COLUMN,
+                "has no column nope");
+        assertRefused(() -> p.plan(policy, "UPDATE w7 SET total = 11 WHERE id = 1"), Refusal.DENIED_WRITE_COLUMN,
+                "w7.total may not be written here: recomputed by billing; change the order lines instead.");
+        assertRefused(() -> p.plan(policy, "UPDATE w7 SET TOTAL = 11 WHERE id = 1"), Refusal.DENIED_WRITE_COLUMN,
+                "may not be written here");
+        assertRefused(() -> p.plan(policy, "UPDATE w7 SET id = 2 WHERE id = 1"), Refusal.KEY_CHANGE,
+                "part of the primary key");
+        // A generated column follows the column it is computed from, and is shown changing too.
+        Plan plan = p.plan(policy, "UPDATE w7 SET v = 5 WHERE id = 1");
+        assertThat(plan.statements().get(0).changedColumns()).containsExactly("v", "double_v");
+        if (engine != Engine.MYSQL) {
+            assertRefused(() -> p.plan(policy, "UPDATE w7 SET double_v = 1 WHERE id = 1"), Refusal.DENIED_WRITE_COLUMN,
+                    "computed by the database");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void W11_aTableWithoutAnImpactSentenceCannotBeWritten(Engine engine) throws SQLException {
+        Planning p = planning(engine);
+        p.db.execute("CREATE TABLE w11 (id INT PRIMARY KEY, v INT)", "INSERT INTO w11 VALUES (1, 1)");
+        assertRefused(() -> p.plan(Policy.define(x -> x.table("w11")), "UPDATE w11 SET v = 2 WHERE id = 1"),
+                Refusal.IMPACT_UNDECLARED, "has no declared business consequence");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
+    void W10_aFunctionTheCatalogCallsVolatileIsRefused(Engine engine) throws SQLException {
+        Planning p = planning(engine);
+        p.db.execute("CREATE TABLE w10 (id INT PRIMARY KEY, v INT)", "INSERT INTO w10 VALUES (1, 1)");
+        if (engine == Engine.POSTGRES) {
+            p.db.execute("CREATE FUNCTION bump_v(i int) RETURNS int LANGUAGE sql VOLATILE AS 'SELECT i + 1'",
+                    "CREATE FUNCTION plus_one(i int) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT i + 1'");
+        } else {
+            p.db.execute("CREATE FUNCTION bump_v(i INT) RETURNS INT NOT DETERMINISTIC NO SQL RETURN i + 1",
+                    "CREATE FUNCTION plus_one(i INT) RETURNS INT DETERMINISTIC NO SQL RETURN i + 1");
+        }
+        assertRefused(() -> p.plan(allow("w10", "x"), "UPDATE w10 SET v = bump_v(v) WHERE id = 1"), Refusal.VOLATILE,
+                "the catalog says bump_v");
+        assertThat(p.plan(allow("w10", "x"), "UPDATE w10 SET v = plus_one(v) WHERE id = 1").rowCount()).isEqualTo(1);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void D8_aTriggerThatMayChangeColumnsNeedsThemDeclared(Engine engine) throws SQLException {
+        Planning p = planning(engine);
+        p.db.execute("CREATE TABLE d8 (id INT PRIMARY KEY, v INT, note VARCHAR(20))", "INSERT INTO d8 VALUES (1, 1, 'a')");
+        switch (engine) {
+            case POSTGRES -> p.db.execute("CREATE FUNCTION d8_touch() RETURNS trigger LANGUAGE plpgsql AS"
+                    + " $$ BEGIN NEW.note := 'touched'; RETURN NEW; END $$",
+                    "CREATE TRIGGER d8_touch BEFORE UPDATE ON d8 FOR EACH ROW EXECUTE FUNCTION d8_touch()");
+            case MYSQL -> p.db.execute("CREATE TRIGGER d8_touch BEFORE UPDATE ON d8 FOR EACH ROW SET NEW.note = 'touched'");
+            case SQLITE -> p.db.execute("CREATE TRIGGER d8_touch AFTER UPDATE OF v ON d8 BEGIN"
+                    + " UPDATE d8 SET note = 'touched' WHERE id = NEW.id; END");
+        }
+        assertRefused(() -> p.plan(allow("d8", "x"), "UPDATE d8 SET v = 2 WHERE id = 1"), Refusal.AUTO_COLUMNS_UNKNOWN,
+                "the trigger d8_touch on ");
+        Policy declared = Policy.define(x -> x.table("d8", t -> t.impact("x").autoColumns("note")));
+        if (engine == Engine.SQLITE) {
+            // SQLite counts the trigger's own UPDATE as a second write: refused, and said so (E5).
+            assertRefused(() -> p.plan(declared, "UPDATE d8 SET v = 2 WHERE id = 1"), Refusal.SIDE_EFFECTS,
+                    "2 rows written where the card shows 1");
+            return;
+        }
+        Plan plan = p.plan(declared, "UPDATE d8 SET v = 2 WHERE id = 1");
+        PlannedStatement s = plan.statements().get(0);
+        assertThat(s.changedColumns()).containsExactly("v", "note");
+        assertThat(s.autoColumns()).containsExactly("note");
+        assertThat(plan.card()).contains("note: 'a' -> 'touched'   (set by the database");
+        assertThat(plan.warnings()).anySatisfy(w -> assertThat(w).contains("The trigger d8_touch"));
+    }
+
+    @Test
+    void D8_mysqlOnUpdateColumnsAreReportedByTheCatalog() throws SQLException {
+        Planning p = planning(Engine.MYSQL);
+        p.db.execute("CREATE TABLE d8m (id INT PRIMARY KEY, v INT, updated_at TIMESTAMP(6) NOT NULL"
+                + " DEFAULT '2020-01-01 00:00:00' ON UPDATE CURRENT_TIMESTAMP(6))", "INSERT INTO d8m (id, v) VALUES (1, 1)");
+        Plan plan = p.plan(allow("d8m", "x"), "UPDATE d8m SET v = 2 WHERE id = 1");
+        assertThat(plan.statements().get(0).autoColumns()).containsExactly("updated_at");
+        assertThat(plan.card()).contains("updated_at: 2020-01-01T00:00:00.000000+00:00 -> ")
+                .contains("(set by the database; at apply it will be the database's own value)");
+    }
+
+    @Test
+    void D9_theDatabasesOwnCountMustMatchTheRowsShown() throws SQLException {
+        Planning p = planning(Engine.POSTGRES);
+        p.db.execute("CREATE TABLE d9 (id INT PRIMARY KEY, v INT)", "INSERT INTO d9 VALUES (1, 1)",
+                "CREATE RULE d9_nothing AS ON UPDATE TO d9 DO INSTEAD NOTHING");
+        assertRefused(() -> p.plan(allow("d9", "x"), "UPDATE d9 SET v = 2 WHERE id = 1"), Refusal.ROW_COUNT_MISMATCH,
+                "the database reports 0 rows affected where 1 rows matched");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void D14_aTriggerThatWritesElsewhereIsMeasuredAndRefused(Engine engine) throws SQLException {
+        Planning p = planning(engine);
+        p.db.execute("CREATE TABLE d14 (id INT PRIMARY KEY, v INT)", "INSERT INTO d14 VALUES (1, 1), (2, 2)",
+                "CREATE TABLE d14_audit (id INT PRIMARY KEY, what VARCHAR(20))");
+        switch (engine) {
+            case POSTGRES -> p.db.execute("CREATE FUNCTION d14_log() RETURNS trigger LANGUAGE plpgsql AS"
+                    + " $$ BEGIN INSERT INTO d14_audit VALUES (OLD.id, 'deleted'); RETURN OLD; END $$",
+                    "CREATE TRIGGER d14_log AFTER DELETE ON d14 FOR EACH ROW EXECUTE FUNCTION d14_log()");
+            case MYSQL -> p.db.execute("CREATE TRIGGER d14_log AFTER DELETE ON d14 FOR EACH ROW"
+                    + " INSERT INTO d14_audit VALUES (OLD.id, 'deleted')");
+            case SQLITE -> p.db.execute("CREATE TRIGGER d14_log AFTER DELETE ON d14 BEGIN"
+                    + " INSERT INTO d14_audit VALUES (OLD.id, 'deleted'); END");
+        }
+        List<String> audit = p.snapshot("d14_audit");
+        List<String> rows = p.snapshot("d14");
+        assertRefused(() -> p.plan(allow("d14", "x"), "DELETE FROM d14 WHERE id IN (1, 2)"), Refusal.SIDE_EFFECTS,
+                engine == Engine.POSTGRES ? "d14_audit: 2 inserted, 0 updated, 0 deleted"
+                        : "4 rows written where the card shows 2");
+        assertThat(p.snapshot("d14_audit")).isEqualTo(audit);
+        assertThat(p.snapshot("d14")).isEqualTo(rows);
+    }
+
+    @Test
+    void D14_aPostgresRuleThatWritesElsewhereIsMeasuredAndRefused() throws SQLException {
+        Planning p = planning(Engine.POSTGRES);
+        p.db.execute("CREATE TABLE d14r (id INT PRIMARY KEY, v INT)", "INSERT INTO d14r VALUES (1, 1)",
+                "CREATE TABLE d14r_log (v INT)", "CREATE RULE d14r_also AS ON UPDATE TO d14r DO ALSO INSERT INTO d14r_log VALUES (NEW.v)");
+        assertRefused(() -> p.plan(allow("d14r", "x"), "UPDATE d14r SET v = 2 WHERE id = 1"), Refusal.SIDE_EFFECTS,
+                "d14r_log: 1 inserted");
+    }
+
+    @Test
+    void D14_aCredentialThatCannotMeasureGetsSideEffectsUnknown() throws SQLException {
+        ScratchDatabase db = dbs.get(Engine.MYSQL);
+        db.execute("CREATE TABLE d14u (id INT PRIMARY KEY, v INT)", "INSERT INTO d14u VALUES (1, 1)");
+        TestRole role = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.d14u TO {role}", "GRANT REFERENCES ON {db}.* TO {role}");
+        try (Planning p = new Planning(db, role)) {
+            assertRefused(() -> p.plan(allow("d14u", "x"), "UPDATE d14u SET v = 2 WHERE id = 1"),
+                    Refusal.SIDE_EFFECTS_UNKNOWN, "grant the PROCESS privilege");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void D15_aForeignKeyThatWouldCascadeIsRefused(Engine engine) throws SQLException {
+        Planning p = planning(engine);
+        p.db.execute("CREATE TABLE d15p (id INT PRIMARY KEY, code VARCHAR(5) NOT NULL UNIQUE, v INT)",
+                "INSERT INTO d15p VALUES (1, 'a', 1)",
+                "CREATE TABLE d15c (id INT PRIMARY KEY, pid INT REFERENCES d15p (id) ON DELETE CASCADE)",
+                "INSERT INTO d15c VALUES (10, 1)",
+                "CREATE TABLE d15u (id INT PRIMARY KEY, pcode VARCHAR(5) REFERENCES d15p (code) ON UPDATE CASCADE)");
+        Policy policy = allow("d15p", "x");
+        assertRefused(() -> p.plan(policy, "DELETE FROM d15p WHERE id = 1"), Refusal.CASCADE_SIDE_EFFECTS,
+                "d15c (pid) is ON DELETE CASCADE");
+        assertRefused(() -> p.plan(policy, "UPDATE d15p SET code = 'b' WHERE id = 1"), Refusal.CASCADE_SIDE_EFFECTS,
+                "d15u (pcode) is ON UPDATE CASCADE");
+        // An UPDATE that leaves the referenced columns alone cascades nothing.
+        assertThat(p.plan(policy, "UPDATE d15p SET v = 2 WHERE id = 1").rowCount()).isEqualTo(1);
+    }
+
+    @Test
+    void D15_aNonTransactionalTableIsRefusedBeforeAnythingRuns() throws SQLException {
+        Planning p = planning(Engine.MYSQL);
+        p.db.execute("CREATE TABLE d15m (id INT PRIMARY KEY, v INT) ENGINE=MyISAM", "INSERT INTO d15m VALUES (1, 1)");
+        assertRefused(() -> p.plan(allow("d15m", "x"), "UPDATE d15m SET v = 2 WHERE id = 1"), Refusal.NOT_TRANSACTIONAL,
+                "stored by MyISAM, which a ROLLBACK cannot undo");
+        assertThat(p.snapshot("d15m")).containsExactly("[1, 1]");
+    }
+
+    @Test
+    void D15_aSqliteVirtualTableIsRefused() throws SQLException {
+        Planning p = planning(Engine.SQLITE);
+        p.db.execute("CREATE VIRTUAL TABLE d15v USING fts5(body)", "INSERT INTO d15v VALUES ('x')");
+        assertRefused(() -> p.plan(allow("d15v", "x"), "UPDATE d15v SET body = 'y' WHERE rowid = 1"),
+                Refusal.NOT_TRANSACTIONAL, "which a ROLLBACK cannot undo");
+    }
+
+    @Test
+    void D15_aCatalogTheCredentialCannotFullySeeIsCascadesUnknown() throws SQLException {
+        ScratchDatabase db = dbs.get(Engine.MYSQL);
+        db.execute("CREATE TABLE d15h (id INT PRIMARY KEY, v INT)", "INSERT INTO d15h VALUES (1, 1)");
+        TestRole role = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.d15h TO {role}", "GRANT PROCESS ON *.* TO {role}");
+        try (Planning p = new Planning(db, role)) {
+            assertRefused(() -> p.plan(allow("d15h", "x"), "UPDATE d15h SET v = 2 WHERE id = 1"),
+                    Refusal.CASCADES_UNKNOWN, "GRANT REFERENCES ON `" + db.name() + "`.* TO '" + role.name() + "'@'%';");
+        }
+        TestRole enough = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.d15h TO {role}",
+                "GRANT REFERENCES ON {db}.* TO {role}", "GRANT PROCESS ON *.* TO {role}");
+        try (Planning p = new Planning(db, enough)) {
+            assertThat(p.plan(allow("d15h", "x"), "UPDATE d15h SET v = 2 WHERE id = 1").rowCount()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void D5_rowsWhoseKeysAreNotDistinctCannotBePlanned() throws SQLException {
+        Planning p = planning(Engine.SQLITE);
+        // SQLite lets a non-INTEGER primary key column hold NULL, several times (a documented quirk).
+        p.db.execute("CREATE TABLE d5 (k TEXT PRIMARY KEY, v INT)", "INSERT INTO d5 VALUES (NULL, 1), (NULL, 2)");
+        assertRefused(() -> p.plan(allow("d5", "x"), "UPDATE d5 SET v = 3 WHERE k IS NULL"), Refusal.KEY_NOT_UNIQUE,
+                "have only 1 distinct keys");
+    }
+}
