@@ -110,6 +110,39 @@ class PlannerConcurrencyTest {
     }
 
     @ParameterizedTest
+    @EnumSource(Engine.class)
+    void D6_aDryRunNeverBlocksAConcurrentWriterForLongerThanTheBound(Engine engine) throws Exception {
+        Planning p = planning(engine);
+        List<String> before = p.snapshot("cc");
+        ExecutorService runner = Executors.newSingleThreadExecutor();
+        try (Connection writer = p.db.connect()) {
+            // The dry run locks row 6, then spends its time computing the new value: the row stays locked
+            // until the statement bound stops it.
+            Future<?> dryRun = runner.submit(() -> {
+                assertRefused(() -> p.plan(p.planner(POLICY, new Bounds(5_000, 800)),
+                        "UPDATE cc SET v = " + slowExpression(engine) + " WHERE id = 6"), Refusal.STATEMENT_TIMEOUT, "");
+                return null;
+            });
+            Thread.sleep(300);
+            try (Statement s = writer.createStatement()) {
+                if (engine == Engine.SQLITE) {
+                    s.execute("PRAGMA busy_timeout = 20000");
+                } else if (engine == Engine.MYSQL) {
+                    s.execute("SET SESSION innodb_lock_wait_timeout = 20");
+                }
+                long start = System.nanoTime();
+                s.executeUpdate("UPDATE cc SET v = 6 WHERE id = 6");
+                long waited = (System.nanoTime() - start) / 1_000_000;
+                assertThat(waited).as("the writer waited for the dry run at most about its bound").isLessThan(3_000);
+            }
+            dryRun.get();
+        } finally {
+            runner.shutdownNow();
+        }
+        assertThat(p.snapshot("cc")).isEqualTo(before);
+    }
+
+    @ParameterizedTest
     @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
     void E3_theStatementBoundIsTheServersOwnSetting(Engine engine) throws SQLException {
         Planning p = planning(engine);

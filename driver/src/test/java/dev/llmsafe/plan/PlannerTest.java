@@ -109,6 +109,16 @@ class PlannerTest {
 
     @ParameterizedTest
     @EnumSource(Engine.class)
+    void C3_theCardSaysWhoApprovesAndAppliesAndThatTheModelCannot(Engine engine) throws SQLException {
+        Plan plan = planning(engine).plan(POLICY, "UPDATE orders SET note = 'x' WHERE id = 3");
+        assertThat(plan.card()).endsWith("A person other than the proposer (assistant) must approve it, and a separate"
+                + " applier commits it; the assistant that proposed it can do neither:\n"
+                + "  llmsafe approve " + plan.id() + " --as <approver>\n"
+                + "  llmsafe apply   " + plan.id() + " --as <applier>\n");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
     void C4_thePlanRoundTripsThroughItsJson(Engine engine) throws SQLException {
         Planning p = planning(engine);
         Plan plan = p.plan(POLICY, "UPDATE members SET quota = quota + 10, profile = '{\"role\":\"admin\"}' WHERE id = ?", 7);
