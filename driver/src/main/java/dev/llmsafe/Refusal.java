@@ -98,7 +98,37 @@ public enum Refusal {
     /** D15: a foreign key that would cascade the write into another table. */
     CASCADE_SIDE_EFFECTS("42501"),
     /** D15: foreign keys or triggers that the credential cannot see. */
-    CASCADES_UNKNOWN("42501");
+    CASCADES_UNKNOWN("42501"),
+
+    // A: approving and applying; T: the store
+    /** A1: the proposer may not approve or apply its own plan unless self-approval is allowed. */
+    SELF_APPROVAL("42501"),
+    /** A1: the plan is not approved yet, so it cannot be applied. */
+    NOT_APPROVED("55000"),
+    /** A3: the rows the condition matches are no longer the rows the card showed. */
+    ROWS_MOVED("40001"),
+    /** A4: a value the plan depends on changed since the dry run. */
+    ROW_CHANGED("40001"),
+    /** A5, A6: what the statement did at apply is not what the card showed; everything was rolled back. */
+    RESULT_MISMATCH("40001"),
+    /** A7: the "attempting" audit record could not be written, so nothing was applied. */
+    AUDIT_FAILED("58000"),
+    /** A1: the plan was approved already. */
+    ALREADY_APPROVED("55000"),
+    /** A8: the plan is being applied or was applied already. */
+    ALREADY_APPLIED("55000"),
+    /** A11: the plan failed, was rejected or expired; only a new plan can go on. */
+    PLAN_CLOSED("55000"),
+    /** A11: the plan is older than the configured age. */
+    PLAN_EXPIRED("55000"),
+    /** T1: no plan with this id. */
+    PLAN_NOT_FOUND("02000"),
+    /** T1: the plan store does not exist, or is older than this version; run migrate. */
+    STORE_MISSING("55000"),
+    /** T2: a seal key is set on one side only. */
+    PLAN_UNSEALED("42501"),
+    /** T2: the stored plan or its approval was changed after it was written. */
+    PLAN_TAMPERED("42501");
 
     private final String sqlState;
 

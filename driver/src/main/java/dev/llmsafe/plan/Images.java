@@ -5,6 +5,7 @@ import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.KeyBinding;
 import dev.llmsafe.dialect.RowReader;
 import dev.llmsafe.dialect.TableInfo;
+import dev.llmsafe.sql.Analysis;
 import dev.llmsafe.value.Value;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -120,6 +121,27 @@ final class Images {
         PreparedStatement ps = c.prepareStatement(sql);
         ps.setEscapeProcessing(false);
         return ps;
+    }
+
+    /** Runs the analysed statement itself with its parameters; the rows it affected, as the database counts them. */
+    long run(Analysis a, List<Parameter> params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(a.text()); Watchdog.Watch w = watchdog.watch(ps)) {
+            ps.setEscapeProcessing(false);
+            bind(ps, params);
+            long n = 0;
+            if (!a.returning()) {
+                n = ps.executeLargeUpdate();
+            } else if (ps.execute()) {
+                try (ResultSet rs = ps.getResultSet()) {
+                    while (rs.next()) {
+                        n++;
+                    }
+                }
+            } else {
+                n = ps.getLargeUpdateCount();
+            }
+            return dialect.affectedRows(c, n);
+        }
     }
 
     static void bind(PreparedStatement ps, List<Parameter> params) throws SQLException {

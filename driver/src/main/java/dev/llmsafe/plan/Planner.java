@@ -11,8 +11,6 @@ import dev.llmsafe.sql.Analysis;
 import dev.llmsafe.sql.SecretCheck;
 import dev.llmsafe.value.Value;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -207,7 +205,7 @@ public final class Planner {
             before.forEach(seen::putIfAbsent);
             Map<List<Value>, List<Value>> written = lastWritten.computeIfAbsent(ref, r -> new LinkedHashMap<>());
             Dialect.WriteMeter meter = dialect.writeMeter(c, writtenBefore);
-            long affected = execute(a, p.parameters());
+            long affected = img.run(a, p.parameters());
             if (affected != before.size()) {
                 throw new RefusedException(Refusal.ROW_COUNT_MISMATCH, "the database reports " + affected
                         + " rows affected where " + before.size() + " rows matched the WHERE clause; the card would not"
@@ -236,7 +234,8 @@ public final class Planner {
                 for (int i = 0; i < columns.size(); i++) {
                     String col = columns.get(i);
                     if (delete || !b.get(i).equals(f.get(i))) {
-                        changes.add(new ColumnChange(col, shown(t, col, b.get(i)), delete ? null : shown(t, col, f.get(i)),
+                        changes.add(new ColumnChange(col, t.shown(col, b.get(i), maskKey),
+                                delete ? null : t.shown(col, f.get(i), maskKey),
                                 t.autoColumns().contains(col)));
                         changedColumns.add(col);
                     }
@@ -261,13 +260,6 @@ public final class Planner {
                     t.autoColumns().stream().filter(changedColumns::contains).toList(), affected, rows);
         }
 
-        private Value shown(Target t, String column, Value v) {
-            if (!t.secretColumns().contains(column)) {
-                return v;
-            }
-            return maskKey == null ? v.masked() : v.masked(maskKey);
-        }
-
         private void checkCount(long n, int ceiling, boolean delete, TableRef ref) throws RefusedException {
             if (n == 0) {
                 throw new RefusedException(Refusal.NO_ROWS, "no row of " + ref + " matches the WHERE clause, so there is"
@@ -278,26 +270,6 @@ public final class Planner {
                         + ceiling + " a single " + (delete ? "DELETE" : "UPDATE") + " may " + (delete ? "delete" : "change")
                         + " here: every row is shown to a person, and the ceiling is what a person can read. Narrow the"
                         + " WHERE clause, or split the change.");
-            }
-        }
-
-        private long execute(Analysis a, List<Parameter> params) throws SQLException {
-            try (PreparedStatement ps = c.prepareStatement(a.text()); Watchdog.Watch w = watchdog.watch(ps)) {
-                ps.setEscapeProcessing(false);
-                Images.bind(ps, params);
-                long n = 0;
-                if (!a.returning()) {
-                    n = ps.executeLargeUpdate();
-                } else if (ps.execute()) {
-                    try (ResultSet rs = ps.getResultSet()) {
-                        while (rs.next()) {
-                            n++;
-                        }
-                    }
-                } else {
-                    n = ps.getLargeUpdateCount();
-                }
-                return dialect.affectedRows(c, n);
             }
         }
 

@@ -38,6 +38,14 @@ import java.util.Set;
 record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<String> autoColumns,
         Set<String> secretColumns, List<String> warnings) {
 
+    /** The value as a plan shows it: a secret column only as its hash (D12). */
+    dev.llmsafe.value.Value shown(String column, dev.llmsafe.value.Value v, byte[] maskKey) {
+        if (!secretColumns.contains(column)) {
+            return v;
+        }
+        return maskKey == null ? v.masked() : v.masked(maskKey);
+    }
+
     static Target check(Connection c, Dialect dialect, Policy policy, Analysis a) throws SQLException {
         TableInfo info = dialect.table(c, a.target()).orElseThrow(() -> new RefusedException(Refusal.TABLE_NOT_ALLOWED,
                 a.target() + " is not a table this connection can see, so it is not one the policy allows."

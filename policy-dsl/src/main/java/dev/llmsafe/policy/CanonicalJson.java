@@ -56,6 +56,9 @@ final class CanonicalJson {
                 g.writeStringField("sealKey", c.sealKey().get().source());
             }
             g.writeBooleanField("allowSelfApprove", c.allowSelfApprove());
+            g.writeNumberField("planExpiryHours", c.planExpiryHours());
+            g.writeNumberField("lockTimeoutMs", c.lockTimeoutMs());
+            g.writeNumberField("statementTimeoutMs", c.statementTimeoutMs());
             g.writeFieldName("policy");
             writePolicy(g, c.policy());
             g.writeEndObject();

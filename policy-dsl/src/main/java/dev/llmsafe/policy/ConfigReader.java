@@ -22,7 +22,8 @@ import java.util.function.UnaryOperator;
 final class ConfigReader {
 
     private static final List<String> TOP_KEYS = List.of("connection", "readConnection", "applyConnection",
-            "storeConnection", "schema", "sealKey", "allowSelfApprove", "policy");
+            "storeConnection", "schema", "sealKey", "allowSelfApprove", "planExpiryHours", "lockTimeoutMs",
+            "statementTimeoutMs", "policy");
     private static final List<String> CONNECTION_KEYS = List.of("url", "user", "password");
     private static final List<String> POLICY_KEYS = List.of("allow", "impact", "denyIdentifiers", "denyWrite",
             "autoColumns", "maxUpdateRows", "maxDeleteRows", "limits", "read", "maxStatementLength");
@@ -55,6 +56,10 @@ final class ConfigReader {
             guarded(raw, "sealKey", () -> b.sealKey(Secret.fromFile(key, raw.value())));
         });
         optional(root, "allowSelfApprove").ifPresent(m -> b.allowSelfApprove(bool(m.value(), "allowSelfApprove")));
+        optional(root, "planExpiryHours").ifPresent(m -> b.planExpiryHours(integer(m.value(), "planExpiryHours", 1, 8760)));
+        optional(root, "lockTimeoutMs").ifPresent(m -> b.lockTimeoutMs(integer(m.value(), "lockTimeoutMs", 1, 600_000)));
+        optional(root, "statementTimeoutMs").ifPresent(m ->
+                b.statementTimeoutMs(integer(m.value(), "statementTimeoutMs", 1, 3_600_000)));
         b.policy(policy(required(root, null, "policy")));
         return b.build();
     }

@@ -33,6 +33,9 @@ public final class LlmSafeConfig {
     private final Optional<Identifier> schema;
     private final Optional<Secret> sealKey;
     private final boolean allowSelfApprove;
+    private final int planExpiryHours;
+    private final int lockTimeoutMs;
+    private final int statementTimeoutMs;
     private final Policy policy;
 
     private LlmSafeConfig(Builder b) {
@@ -44,6 +47,9 @@ public final class LlmSafeConfig {
         this.schema = Optional.ofNullable(b.schema);
         this.sealKey = Optional.ofNullable(b.sealKey);
         this.allowSelfApprove = b.allowSelfApprove;
+        this.planExpiryHours = b.planExpiryHours;
+        this.lockTimeoutMs = b.lockTimeoutMs;
+        this.statementTimeoutMs = b.statementTimeoutMs;
         this.policy = Objects.requireNonNull(b.policy, "policy is required");
     }
 
@@ -129,6 +135,21 @@ public final class LlmSafeConfig {
         return allowSelfApprove;
     }
 
+    /** How long a plan may wait for approval and apply, in hours (default 24; A11). */
+    public int planExpiryHours() {
+        return planExpiryHours;
+    }
+
+    /** The longest a dry run or an apply waits for a row lock, in milliseconds (default 2000; D6, A9). */
+    public int lockTimeoutMs() {
+        return lockTimeoutMs;
+    }
+
+    /** The longest one statement of a dry run or an apply may run, in milliseconds (default 10000; D6, A9). */
+    public int statementTimeoutMs() {
+        return statementTimeoutMs;
+    }
+
     /** What the model may touch. */
     public Policy policy() {
         return policy;
@@ -156,6 +177,9 @@ public final class LlmSafeConfig {
         schema.ifPresent(s -> sb.append("  schema           ").append(s).append('\n'));
         sb.append("  seal key         ").append(sealKey.isPresent() ? "set" : "not set").append('\n');
         sb.append("  self-approval    ").append(allowSelfApprove ? "allowed" : "refused").append('\n');
+        sb.append("  plans expire     after ").append(planExpiryHours).append(" hours\n");
+        sb.append("  dry run bounds   ").append(lockTimeoutMs).append(" ms lock wait, ").append(statementTimeoutMs)
+                .append(" ms per statement\n");
         for (String line : policy.summary().split("\n")) {
             sb.append("  ").append(line).append('\n');
         }
@@ -168,13 +192,15 @@ public final class LlmSafeConfig {
                 && connection.equals(c.connection) && readConnection.equals(c.readConnection)
                 && applyConnection.equals(c.applyConnection) && storeConnection.equals(c.storeConnection)
                 && schema.equals(c.schema) && sealKey.equals(c.sealKey)
-                && allowSelfApprove == c.allowSelfApprove && policy.equals(c.policy);
+                && allowSelfApprove == c.allowSelfApprove && planExpiryHours == c.planExpiryHours
+                && lockTimeoutMs == c.lockTimeoutMs && statementTimeoutMs == c.statementTimeoutMs
+                && policy.equals(c.policy);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(connection, readConnection, applyConnection, storeConnection, schema, sealKey,
-                allowSelfApprove, policy);
+                allowSelfApprove, planExpiryHours, lockTimeoutMs, statementTimeoutMs, policy);
     }
 
     /** The summary; never shows a secret. */
@@ -193,6 +219,9 @@ public final class LlmSafeConfig {
         private Identifier schema;
         private Secret sealKey;
         private boolean allowSelfApprove;
+        private int planExpiryHours = 24;
+        private int lockTimeoutMs = 2_000;
+        private int statementTimeoutMs = 10_000;
         private Policy policy;
 
         private Builder() {
@@ -248,6 +277,27 @@ public final class LlmSafeConfig {
         /** Allows one actor to propose and approve. */
         public Builder allowSelfApprove(boolean allow) {
             this.allowSelfApprove = allow;
+            return this;
+        }
+
+        /** How long a plan may wait, in hours (1 to 8760; default 24). */
+        public Builder planExpiryHours(int hours) {
+            Policy.checkRange("planExpiryHours", hours, 1, 8760);
+            this.planExpiryHours = hours;
+            return this;
+        }
+
+        /** The lock wait bound of dry runs and applies, in milliseconds (1 to 600000; default 2000). */
+        public Builder lockTimeoutMs(int millis) {
+            Policy.checkRange("lockTimeoutMs", millis, 1, 600_000);
+            this.lockTimeoutMs = millis;
+            return this;
+        }
+
+        /** The statement bound of dry runs and applies, in milliseconds (1 to 3600000; default 10000). */
+        public Builder statementTimeoutMs(int millis) {
+            Policy.checkRange("statementTimeoutMs", millis, 1, 3_600_000);
+            this.statementTimeoutMs = millis;
             return this;
         }
 

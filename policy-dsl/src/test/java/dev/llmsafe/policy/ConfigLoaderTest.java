@@ -96,6 +96,9 @@ class ConfigLoaderTest {
         assertThat(c.schema()).isEmpty();
         assertThat(c.sealKey()).isEmpty();
         assertThat(c.allowSelfApprove()).isFalse();
+        assertThat(c.planExpiryHours()).isEqualTo(24);
+        assertThat(c.lockTimeoutMs()).isEqualTo(2000);
+        assertThat(c.statementTimeoutMs()).isEqualTo(10000);
         Policy p = c.policy();
         assertThat(p.maxUpdateRows()).isEqualTo(Policy.DEFAULT_MAX_UPDATE_ROWS);
         assertThat(p.maxDeleteRows()).isEqualTo(Policy.DEFAULT_MAX_DELETE_ROWS);
@@ -230,6 +233,18 @@ class ConfigLoaderTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessage(missing + ": no such file; create one with `llmsafe init` or point to it with --config,"
                         + " the system property llmsafe.config or the environment variable LLMSAFE_CONFIG");
+    }
+
+    @Test
+    void expiryAndBoundsAreRead() {
+        LlmSafeConfig c = parse("{\"connection\": {\"url\": \"jdbc:sqlite:a.db\"}, \"planExpiryHours\": 2,"
+                + " \"lockTimeoutMs\": 500, \"statementTimeoutMs\": 1500, \"policy\": {\"allow\": []}}");
+        assertThat(c.planExpiryHours()).isEqualTo(2);
+        assertThat(c.lockTimeoutMs()).isEqualTo(500);
+        assertThat(c.statementTimeoutMs()).isEqualTo(1500);
+        assertThat(parse(c.toJson())).isEqualTo(c);
+        assertThat(errorOf("{\"connection\": {\"url\": \"jdbc:sqlite:a.db\"}, \"planExpiryHours\": 0, \"policy\": {\"allow\": []}}"))
+                .isEqualTo("llmsafe.json:1:64: planExpiryHours: expected a whole number from 1 to 8760, found 0");
     }
 
     @Test

@@ -1,0 +1,150 @@
+package dev.llmsafe.apply;
+
+import dev.llmsafe.Refusal;
+import dev.llmsafe.RefusedException;
+import dev.llmsafe.dialect.Bounds;
+import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.plan.Replayer;
+import dev.llmsafe.policy.Policy;
+import dev.llmsafe.store.PlanStatus;
+import dev.llmsafe.store.PlanStore;
+import dev.llmsafe.store.StoredPlan;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies approved plans, on the separately configured apply connection with its own credential (A2).
+ * The order matters: the "attempting" audit is committed first (no audit, no apply: A7); one
+ * conditional status move decides which applier goes on (A8); the plan is replayed in one transaction
+ * and compared with the card at every step ({@link Replayer}); COMMIT; the outcome is recorded. Any
+ * failure rolls back everything and closes the plan (A11).
+ */
+public final class Applier {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Applier.class);
+
+    private final PlanStore store;
+    private final DataSource applyPool;
+    private final Dialect dialect;
+    private final Bounds bounds;
+    private final boolean allowSelfApprove;
+    private final Replayer replayer;
+
+    /**
+     * @param store the plan store, on a connection separate from the apply
+     * @param applyPool connections with the apply credential
+     * @param dialect the database's dialect
+     * @param policy the policy now in force (the plan is re-validated against it)
+     * @param bounds the time bounds of the apply (A9)
+     * @param allowSelfApprove whether the proposer may also apply
+     * @param maskKey the key secret values were hashed with, or null
+     */
+    public Applier(PlanStore store, DataSource applyPool, Dialect dialect, Policy policy, Bounds bounds,
+            boolean allowSelfApprove, byte[] maskKey) {
+        this.store = store;
+        this.applyPool = applyPool;
+        this.dialect = dialect;
+        this.bounds = bounds;
+        this.allowSelfApprove = allowSelfApprove;
+        this.replayer = new Replayer(dialect, policy, bounds, maskKey);
+    }
+
+    /**
+     * Applies an approved plan.
+     *
+     * @param actor who applies, as given
+     * @return what was committed
+     * @throws RefusedException when the plan cannot be applied, or when anything differs from the card
+     *     (then nothing was committed and the plan is failed)
+     */
+    public ApplyResult apply(UUID planId, String actor) throws SQLException {
+        Actors.checked(actor);
+        StoredPlan sp = store.load(planId);
+        if (sp.status() != PlanStatus.APPROVED) {
+            throw Approver.closed(sp);
+        }
+        if (Actors.same(actor, sp.plan().proposer()) && !allowSelfApprove) {
+            throw new RefusedException(Refusal.SELF_APPROVAL, actor + " proposed plan " + planId + " and cannot also"
+                    + " apply it. Another person must apply it; if one person really holds both roles, set"
+                    + " allowSelfApprove (the audit will say so).");
+        }
+        try {
+            store.audit(planId, actor, "apply", "attempting", "");
+        } catch (SQLException e) {
+            throw new RefusedException(Refusal.AUDIT_FAILED, "the audit record of this attempt could not be written ("
+                    + e.getMessage() + "), so nothing was applied: every apply leaves a trace first.", e);
+        }
+        if (!store.markApplying(planId, actor)) {
+            throw Approver.closed(store.load(planId));
+        }
+        List<Long> rows;
+        try {
+            rows = run(sp);
+        } catch (SQLException e) {
+            String reason = e instanceof RefusedException r ? r.code() + ": " + r.detail() : "error: " + e.getMessage();
+            List<String> lost = record(planId, actor, PlanStatus.FAILED, "failed", reason);
+            lost.forEach(w -> LOG.warn("plan {}: {}", planId, w));
+            throw e;
+        }
+        String counts = rows.size() == 1 ? rows.get(0) + " rows" : rows + " rows";
+        List<String> warnings = record(planId, actor, PlanStatus.APPLIED, "applied", counts + " committed");
+        return new ApplyResult(planId, rows, warnings);
+    }
+
+    private List<Long> run(StoredPlan sp) throws SQLException {
+        try (Connection c = applyPool.getConnection()) {
+            dialect.initConnection(c);
+            dialect.begin(c, bounds);
+            List<Long> rows;
+            try {
+                rows = replayer.replay(c, sp.plan());
+            } catch (SQLException e) {
+                rollbackQuietly(c);
+                throw dialect.boundRefusal(e).<SQLException>map(code -> new RefusedException(code, "the apply waited or"
+                        + " ran past its bound (" + bounds.lockTimeoutMs() + " ms for a lock, " + bounds.statementTimeoutMs()
+                        + " ms a statement); nothing was applied. Propose the change again.", e)).orElse(e);
+            }
+            try {
+                c.commit();
+            } catch (SQLException e) {
+                rollbackQuietly(c);
+                throw new SQLException("COMMIT failed (" + e.getMessage() + "): whether the change was written is"
+                        + " unknown. Check the rows of the plan before anything else.", e.getSQLState(), e);
+            } finally {
+                c.setAutoCommit(true);
+            }
+            return rows;
+        }
+    }
+
+    private static void rollbackQuietly(Connection c) {
+        try {
+            c.rollback();
+            c.setAutoCommit(true);
+        } catch (SQLException e) {
+            LOG.warn("rollback after a failed apply failed", e);
+        }
+    }
+
+    /** The outcome, best effort: a failure to record it is a warning, never a false failure (A7). */
+    private List<String> record(UUID planId, String actor, PlanStatus status, String outcome, String detail) {
+        List<String> warnings = new ArrayList<>();
+        try {
+            store.finish(planId, status, detail);
+        } catch (SQLException e) {
+            warnings.add("the plan's status could not be set to " + status.label() + ": " + e.getMessage());
+        }
+        try {
+            store.audit(planId, actor, "apply", outcome, detail);
+        } catch (SQLException e) {
+            warnings.add("the outcome could not be written to the audit trail: " + e.getMessage());
+        }
+        return warnings;
+    }
+}

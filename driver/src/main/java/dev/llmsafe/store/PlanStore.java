@@ -1,0 +1,376 @@
+package dev.llmsafe.store;
+
+import dev.llmsafe.Refusal;
+import dev.llmsafe.RefusedException;
+import dev.llmsafe.dialect.Dialects;
+import dev.llmsafe.plan.Plan;
+import dev.llmsafe.plan.PlanSink;
+import dev.llmsafe.sql.SqlDialect;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * Plans and their audit trail, in the database behind the store connection, on PostgreSQL, MySQL,
+ * MariaDB or SQLite. Every status move is one conditional UPDATE (A8); every plan is checked on its way
+ * out: checksum, and with a seal key the seals over the plan and its approval (T2); its age (A11).
+ * Every operation on a store that does not exist says "run migrate" (T1). Thread-safe.
+ */
+public final class PlanStore implements PlanSink {
+
+    private final DataSource source;
+    private final Seals seals;
+    private final Duration expiry;
+    private final Clock clock;
+    private volatile SqlDialect dialect;
+
+    /**
+     * @param source connections to the store's database, with the store's own credential
+     * @param sealKey the seal key, the same on the planning and the applying side; null for none
+     * @param expiry how long a plan may wait for approval and apply
+     * @param clock the clock
+     */
+    public PlanStore(DataSource source, byte[] sealKey, Duration expiry, Clock clock) {
+        this.source = source;
+        this.seals = new Seals(sealKey);
+        this.expiry = expiry;
+        this.clock = clock;
+    }
+
+    /** Whether plans are sealed here. */
+    public boolean sealed() {
+        return seals.keyed();
+    }
+
+    // ---- schema ----
+
+    /**
+     * Creates the store or upgrades it to this version; running it again changes nothing (T1).
+     *
+     * @return the version the store is at
+     */
+    public int migrate() throws SQLException {
+        try (Connection c = source.getConnection()) {
+            SqlDialect d = dialect(c);
+            int version = readVersion(c).orElse(-1);
+            if (version < 0) {
+                execute(c, StoreSchema.versionTable(d));
+                execute(c, "INSERT INTO " + StoreSchema.VERSION + " (version) VALUES (0)");
+                version = 0;
+            }
+            if (version > StoreSchema.CURRENT) {
+                throw newer(version);
+            }
+            for (int v = version + 1; v <= StoreSchema.CURRENT; v++) {
+                for (String ddl : StoreSchema.migration(v, d)) {
+                    execute(c, ddl);
+                }
+                execute(c, "UPDATE " + StoreSchema.VERSION + " SET version = " + v);
+            }
+            return StoreSchema.CURRENT;
+        }
+    }
+
+    /** The store's version, or empty when it does not exist. */
+    public Optional<Integer> version() throws SQLException {
+        try (Connection c = source.getConnection()) {
+            return readVersion(c);
+        }
+    }
+
+    private static Optional<Integer> readVersion(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT version FROM " + StoreSchema.VERSION)) {
+            return rs.next() ? Optional.of(rs.getInt(1)) : Optional.of(0);
+        } catch (SQLException e) {
+            if (missingTable(e)) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    private void ready(Connection c) throws SQLException {
+        Optional<Integer> v = readVersion(c);
+        if (v.isEmpty() || v.get() < StoreSchema.CURRENT) {
+            throw new RefusedException(Refusal.STORE_MISSING, v.isEmpty()
+                    ? "the plan store does not exist in this database yet. Run `llmsafe migrate` to create it."
+                    : "the plan store is at version " + v.get() + " and this llmsafe needs " + StoreSchema.CURRENT
+                            + ". Run `llmsafe migrate` to upgrade it.");
+        }
+        if (v.get() > StoreSchema.CURRENT) {
+            throw newer(v.get());
+        }
+    }
+
+    private static RefusedException newer(int v) {
+        return new RefusedException(Refusal.STORE_MISSING, "the plan store is at version " + v + ", newer than this"
+                + " llmsafe (" + StoreSchema.CURRENT + "). Upgrade llmsafe.");
+    }
+
+    static boolean missingTable(SQLException e) {
+        String state = String.valueOf(e.getSQLState());
+        String message = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
+        return state.equals("42P01") || state.equals("42S02") || e.getErrorCode() == 1146
+                || message.contains("no such table");
+    }
+
+    // ---- plans ----
+
+    /** Stores a new plan as proposed, with its checksum and seal, and audits the proposal. */
+    @Override
+    public void save(Plan plan) throws SQLException {
+        String json = plan.toJson();
+        String checksum = Seals.checksum(json);
+        String id = plan.id().toString();
+        try (Connection c = source.getConnection()) {
+            ready(c);
+            c.setAutoCommit(false);
+            try {
+                update(c, "INSERT INTO " + StoreSchema.PLANS + " (id, created_at, proposer, status, plan_json, checksum,"
+                        + " seal) VALUES (?, ?, ?, ?, ?, ?, ?)", id, plan.createdAt().toString(), plan.proposer(),
+                        PlanStatus.PROPOSED.label(), json, checksum, seals.planSeal(id, json));
+                insertAudit(c, plan.id(), plan.proposer(), "propose", "done", plan.rowCount() + " rows in "
+                        + plan.statements().size() + " statement" + (plan.statements().size() == 1 ? "" : "s"));
+                c.commit();
+            } catch (SQLException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        }
+    }
+
+    /**
+     * A plan with its status and history, checked: checksum and seals (PLAN_TAMPERED, PLAN_UNSEALED), and
+     * age (a waiting plan past its age is marked expired and refused, PLAN_EXPIRED).
+     */
+    public StoredPlan load(UUID id) throws SQLException {
+        try (Connection c = source.getConnection()) {
+            ready(c);
+            StoredPlan sp = read(c, id);
+            if ((sp.status() == PlanStatus.PROPOSED || sp.status() == PlanStatus.APPROVED)
+                    && sp.plan().createdAt().plus(expiry).isBefore(clock.instant())) {
+                String why = "older than " + expiry.toHours() + " hours";
+                if (move(c, id, List.of(sp.status()), PlanStatus.EXPIRED, why)) {
+                    insertAudit(c, id, "llmsafe", "expire", "done", why);
+                }
+                throw new RefusedException(Refusal.PLAN_EXPIRED, "plan " + id + " was proposed at " + sp.plan().createdAt()
+                        + " and is " + why + ". Propose the change again to see the rows as they are now.");
+            }
+            return sp;
+        }
+    }
+
+    /** The plans, newest first, with or without a status filter, checked as {@link #load} checks them. */
+    public List<StoredPlan> list(Optional<PlanStatus> status) throws SQLException {
+        List<UUID> ids = new ArrayList<>();
+        try (Connection c = source.getConnection()) {
+            ready(c);
+            String sql = "SELECT id FROM " + StoreSchema.PLANS + (status.isPresent() ? " WHERE status = ?" : "")
+                    + " ORDER BY created_at DESC, id";
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                if (status.isPresent()) {
+                    ps.setString(1, status.get().label());
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        ids.add(UUID.fromString(rs.getString(1)));
+                    }
+                }
+            }
+            List<StoredPlan> out = new ArrayList<>();
+            for (UUID id : ids) {
+                out.add(read(c, id));
+            }
+            return out;
+        }
+    }
+
+    private StoredPlan read(Connection c, UUID id) throws SQLException {
+        String[] row;
+        try (PreparedStatement ps = c.prepareStatement("SELECT status, plan_json, checksum, seal, approved_by, approved_at,"
+                + " approval_seal, outcome, proposer FROM " + StoreSchema.PLANS + " WHERE id = ?")) {
+            ps.setString(1, id.toString());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new RefusedException(Refusal.PLAN_NOT_FOUND, "there is no plan " + id + " in the store."
+                            + " Check the id; `llmsafe list` shows the plans.");
+                }
+                row = new String[9];
+                for (int i = 0; i < 9; i++) {
+                    row[i] = rs.getString(i + 1);
+                }
+            }
+        }
+        String json = row[1];
+        if (!Seals.checksum(json).equals(row[2])) {
+            throw tampered(id, "the plan's text does not match its checksum");
+        }
+        checkSeal(id, row[3], seals.planSeal(id.toString(), json), "plan");
+        Plan plan;
+        try {
+            plan = Plan.fromJson(json);
+        } catch (IllegalArgumentException e) {
+            throw tampered(id, "the stored plan cannot be read (" + e.getMessage() + ")");
+        }
+        if (!plan.id().equals(id) || !plan.proposer().equals(row[8])) {
+            throw tampered(id, "the plan's id or proposer differs from the row that holds it");
+        }
+        PlanStatus status = PlanStatus.of(row[0]);
+        boolean needsApproval = status == PlanStatus.APPROVED || status == PlanStatus.APPLYING
+                || status == PlanStatus.APPLIED;
+        if (row[4] != null || row[5] != null || row[6] != null) {
+            if (row[4] == null || row[5] == null) {
+                throw tampered(id, "the approval is incomplete");
+            }
+            checkSeal(id, row[6], seals.approvalSeal(id.toString(), row[2], row[4], row[5]), "approval");
+        } else if (needsApproval) {
+            throw tampered(id, "it is marked " + status.label() + " but no approval is recorded");
+        }
+        return new StoredPlan(plan, status, Optional.ofNullable(row[4]), Optional.ofNullable(row[5]).map(Instant::parse),
+                Optional.ofNullable(row[7]), history(c, id));
+    }
+
+    private void checkSeal(UUID id, String stored, String expected, String what) throws RefusedException {
+        if (seals.keyed() != (stored != null)) {
+            throw new RefusedException(Refusal.PLAN_UNSEALED, "plan " + id + "'s " + what + (stored == null
+                    ? " carries no seal, but a seal key is set here" : " is sealed, but no seal key is set here")
+                    + ": the seal key must be set on both the planning and the applying side, or on neither."
+                    + " Set sealKey in the configuration of both.");
+        }
+        if (seals.keyed() && !Seals.same(stored, expected)) {
+            throw tampered(id, "the " + what + "'s seal does not match it");
+        }
+    }
+
+    private static RefusedException tampered(UUID id, String why) {
+        return new RefusedException(Refusal.PLAN_TAMPERED, "plan " + id + " was changed after it was stored: " + why
+                + ". It will not be approved or applied; propose the change again, and find out who can write the store.");
+    }
+
+    private List<AuditEntry> history(Connection c, UUID id) throws SQLException {
+        List<AuditEntry> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT at, actor, action, outcome, detail FROM " + StoreSchema.AUDIT
+                + " WHERE plan_id = ? ORDER BY id")) {
+            ps.setString(1, id.toString());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new AuditEntry(Instant.parse(rs.getString(1)), rs.getString(2), rs.getString(3),
+                            rs.getString(4), rs.getString(5)));
+                }
+            }
+        }
+        return out;
+    }
+
+    // ---- status moves ----
+
+    /** PROPOSED to APPROVED, recording and sealing who and when; false when another move came first. */
+    public boolean markApproved(UUID id, String actor) throws SQLException {
+        try (Connection c = source.getConnection()) {
+            ready(c);
+            String at = clock.instant().toString();
+            String checksum;
+            try (PreparedStatement ps = c.prepareStatement("SELECT checksum FROM " + StoreSchema.PLANS + " WHERE id = ?")) {
+                ps.setString(1, id.toString());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return false;
+                    }
+                    checksum = rs.getString(1);
+                }
+            }
+            return update(c, "UPDATE " + StoreSchema.PLANS + " SET status = ?, approved_by = ?, approved_at = ?,"
+                    + " approval_seal = ? WHERE id = ? AND status = ?", PlanStatus.APPROVED.label(), actor, at,
+                    seals.approvalSeal(id.toString(), checksum, actor, at), id.toString(), PlanStatus.PROPOSED.label()) == 1;
+        }
+    }
+
+    /** APPROVED to APPLYING: the one step two appliers race for; false for the loser (A8). */
+    public boolean markApplying(UUID id, String actor) throws SQLException {
+        try (Connection c = source.getConnection()) {
+            ready(c);
+            return update(c, "UPDATE " + StoreSchema.PLANS + " SET status = ?, applied_by = ? WHERE id = ? AND status = ?",
+                    PlanStatus.APPLYING.label(), actor, id.toString(), PlanStatus.APPROVED.label()) == 1;
+        }
+    }
+
+    /** APPLYING to APPLIED or FAILED, with the outcome in words. */
+    public boolean finish(UUID id, PlanStatus outcome, String detail) throws SQLException {
+        if (outcome != PlanStatus.APPLIED && outcome != PlanStatus.FAILED) {
+            throw new IllegalArgumentException("an apply ends applied or failed");
+        }
+        try (Connection c = source.getConnection()) {
+            return move(c, id, List.of(PlanStatus.APPLYING), outcome, detail);
+        }
+    }
+
+    /** PROPOSED or APPROVED to REJECTED; false when the plan had moved on. */
+    public boolean markRejected(UUID id, String reason) throws SQLException {
+        try (Connection c = source.getConnection()) {
+            ready(c);
+            return move(c, id, List.of(PlanStatus.PROPOSED, PlanStatus.APPROVED), PlanStatus.REJECTED, reason);
+        }
+    }
+
+    private boolean move(Connection c, UUID id, List<PlanStatus> from, PlanStatus to, String outcome) throws SQLException {
+        String in = String.join(", ", from.stream().map(s -> "?").toList());
+        List<Object> params = new ArrayList<>(List.of(to.label(), clock.instant().toString(), outcome, id.toString()));
+        from.forEach(s -> params.add(s.label()));
+        return update(c, "UPDATE " + StoreSchema.PLANS + " SET status = ?, finished_at = ?, outcome = ? WHERE id = ?"
+                + " AND status IN (" + in + ")", params.toArray()) == 1;
+    }
+
+    // ---- audit ----
+
+    /** Writes one audit entry and commits it at once (A7's first phase relies on that). */
+    public void audit(UUID id, String actor, String action, String outcome, String detail) throws SQLException {
+        try (Connection c = source.getConnection()) {
+            ready(c);
+            insertAudit(c, id, actor, action, outcome, detail);
+        }
+    }
+
+    private void insertAudit(Connection c, UUID id, String actor, String action, String outcome, String detail)
+            throws SQLException {
+        update(c, "INSERT INTO " + StoreSchema.AUDIT + " (plan_id, at, actor, action, outcome, detail) VALUES (?, ?, ?, ?, ?, ?)",
+                id.toString(), clock.instant().toString(), actor, action, outcome, detail);
+    }
+
+    // ---- helpers ----
+
+    private SqlDialect dialect(Connection c) throws SQLException {
+        SqlDialect d = dialect;
+        if (d == null) {
+            d = Dialects.of(c, null).sqlDialect();
+            dialect = d;
+        }
+        return d;
+    }
+
+    private static void execute(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    private static int update(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setString(i + 1, params[i] == null ? null : params[i].toString());
+            }
+            return ps.executeUpdate();
+        }
+    }
+}

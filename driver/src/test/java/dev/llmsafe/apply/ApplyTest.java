@@ -1,0 +1,362 @@
+package dev.llmsafe.apply;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.llmsafe.Refusal;
+import dev.llmsafe.RefusedException;
+import dev.llmsafe.dialect.Bounds;
+import dev.llmsafe.plan.Plan;
+import dev.llmsafe.policy.Policy;
+import dev.llmsafe.store.AuditEntry;
+import dev.llmsafe.store.PlanStatus;
+import dev.llmsafe.store.PlanStore;
+import dev.llmsafe.store.StoredPlan;
+import dev.llmsafe.testing.Engine;
+import dev.llmsafe.testing.ScratchDatabases;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Approve and apply on every dialect: what was approved is exactly what commits, or nothing does. */
+class ApplyTest {
+
+    @RegisterExtension
+    static final ScratchDatabases dbs = new ScratchDatabases();
+    private static final Map<Engine, Workflow> FLOWS = new EnumMap<>(Engine.class);
+
+    static final Policy POLICY = Policy.define(p -> p
+            .table("orders", t -> t.impact("Changing an order moves money."))
+            .secret("api_token", "a bearer token"));
+
+    static Workflow flow(Engine engine) throws SQLException {
+        Workflow w = FLOWS.get(engine);
+        if (w == null) {
+            w = new Workflow(dbs.get(engine));
+            FLOWS.put(engine, w);
+        }
+        return w;
+    }
+
+    @AfterAll
+    static void close() {
+        FLOWS.values().forEach(Workflow::close);
+        FLOWS.clear();
+    }
+
+    /** A fresh orders table for every test. */
+    static Workflow fresh(Engine engine) throws SQLException {
+        Workflow w = flow(engine);
+        w.db.execute("DROP TABLE IF EXISTS orders",
+                "CREATE TABLE orders (id INT PRIMARY KEY, status VARCHAR(20) NOT NULL, note VARCHAR(100), qty INT NOT NULL,"
+                        + " api_token VARCHAR(20))",
+                "INSERT INTO orders VALUES (1, 'packed', NULL, 1, 't1'), (2, 'packed', 'fragile', 2, 't2'),"
+                        + " (3, 'open', NULL, 3, 't3')");
+        return w;
+    }
+
+    static void refused(ThrowingCallable call, Refusal code, String text) {
+        assertThatThrownBy(call).isInstanceOf(RefusedException.class)
+                .satisfies(e -> assertThat(((RefusedException) e).code()).as(e.getMessage()).isEqualTo(code))
+                .hasMessageContaining(text);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void A1_planApproveByAnotherActorAndApplyChangesExactlyWhatTheCardShowed(Engine engine) throws SQLException {
+        Workflow w = fresh(engine);
+        PlanStore store = w.store(null);
+        Plan plan = w.propose(store, POLICY, "assistant", "UPDATE orders SET status = ? WHERE status = 'packed'", "shipped");
+        assertThat(w.snapshot("orders")).contains("[1, packed, null, 1, t1]", "[2, packed, fragile, 2, t2]");
+        new Approver(store, false).approve(plan.id(), "alice@example.com");
+        ApplyResult result = w.applier(store, POLICY).apply(plan.id(), "bob@example.com");
+        assertThat(result.rows()).containsExactly(2L);
+        assertThat(result.warnings()).isEmpty();
+        assertThat(w.snapshot("orders")).containsExactly("[1, shipped, null, 1, t1]", "[2, shipped, fragile, 2, t2]",
+                "[3, open, null, 3, t3]");
+        StoredPlan done = store.load(plan.id());
+        assertThat(done.status()).isEqualTo(PlanStatus.APPLIED);
+        assertThat(done.approvedBy()).contains("alice@example.com");
+        assertThat(done.history()).extracting(AuditEntry::actor, AuditEntry::action, AuditEntry::outcome).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("assistant", "propose", "done"),
+                org.assertj.core.groups.Tuple.tuple("alice@example.com", "approve", "done"),
+                org.assertj.core.groups.Tuple.tuple("bob@example.com", "apply", "attempting"),
+                org.assertj.core.groups.Tuple.tuple("bob@example.com", "apply", "applied"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void A1_T3_theProposerCannotApproveOrApplyUnlessAllowedAndTheAuditTellsTheTruth(Engine engine) throws SQLException {
+        Workflow w = fresh(engine);
+        PlanStore store = w.store(null);
+        Plan plan = w.propose(store, POLICY, "Kenji", "UPDATE orders SET qty = 10 WHERE id = 1");
+        // Names are compared trimmed and without case, and recorded as given.
+        refused(() -> new Approver(store, false).approve(plan.id(), "  kenji "), Refusal.SELF_APPROVAL,
+                "cannot also approve it");
+        assertThat(store.load(plan.id()).status()).isEqualTo(PlanStatus.PROPOSED);
+        new Approver(store, true).approve(plan.id(), "kenji");
+        refused(() -> w.applier(store, POLICY).apply(plan.id(), "KENJI"), Refusal.SELF_APPROVAL, "cannot also apply it");
+        w.applier(store, POLICY, null, true, Bounds.DEFAULT).apply(plan.id(), "kenji");
+        assertThat(store.load(plan.id()).history()).extracting(AuditEntry::actor, AuditEntry::action, AuditEntry::outcome)
+                .contains(org.assertj.core.groups.Tuple.tuple("  kenji ", "approve", "refused"),
+                        org.assertj.core.groups.Tuple.tuple("kenji", "approve", "self-approved"),
+                        org.assertj.core.groups.Tuple.tuple("kenji", "apply", "applied"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void A1_aPlanMustBeApprovedBeforeItIsApplied(Engine engine) throws SQLException {
+        Workflow w = fresh(engine);
+        PlanStore store = w.store(null);
+        Plan plan = w.propose(store, POLICY, "assistant", "UPDATE orders SET qty = 10 WHERE id = 1");
+        refused(() -> w.applier(store, POLICY).apply(plan.id(), "bob"), Refusal.NOT_APPROVED, "must approve it first");
+        new Approver(store, false).approve(plan.id(), "alice");
+        refused(() -> new Approver(store, false).approve(plan.id(), "carol"), Refusal.ALREADY_APPROVED, "by alice");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void A4_anEditToAnUnrelatedColumnIsNotAConflict(Engine engine) throws SQLException {
+        Workflow w = fresh(engine);
+        PlanStore store = w.store(null);
+        Plan plan = w.propose(store, POLICY, "assistant", "UPDATE orders SET status = 'shipped' WHERE id = 1");
+        new Approver(store, false).approve(plan.id(), "alice");
+        w.db.execute("UPDATE orders SET note = 'call first', qty = 5 WHERE id = 1");
+        w.applier(store, POLICY).apply(plan.id(), "bob");
+        assertThat(w.snapshot("orders")).contains("[1, shipped, call first, 5, t1]");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void A4_anEditToAnApprovedColumnIsRowChangedAndNothingIsApplied(Engine engine) throws SQLException {
+        Workflow w = fresh(engine);
+        PlanStore store = w.store(null);
+        Plan plan = w.propose(store, POLICY, "assistant", "UPDATE orders SET status = 'shipped', qty = qty + 1 WHERE id < 3");
+        new Approver(store, false).approve(plan.id(), "alice");
+        w.db.execute("UPDATE orders SET qty = 20 WHERE id = 2");
+        List<String> before = w.snapshot("orders");
+        refused(() -> w.applier(store, POLICY).apply(plan.id(), "bob"), Refusal.ROW_CHANGED,
+                "id = 2 changed: qty is now 20, the card showed 2");
+        assertThat(w.snapshot("orders")).isEqualTo(before);
+        StoredPlan failed = store.load(plan.id());
+        assertThat(failed.status()).isEqualTo(PlanStatus.FAILED);
+        assertThat(failed.outcome()).hasValueSatisfying(o -> assertThat(o).startsWith("ROW_CHANGED"));
+        // A11: a failed apply is final.
+        refused(() -> w.applier(store, POLICY).apply(plan.id(), "bob"), Refusal.PLAN_CLOSED, "is failed");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void A4_D11_aDeleteComparesEveryColumnEvenOneThatWasNull(Engine engine) throws SQLException {
+        Workflow w = fresh(engine);
+        PlanStore store = w.store(null);
+        Plan plan = w.propose(store, POLICY, "assistant", "DELETE FROM orders WHERE id = 1");
+        new Approver(store, false).approve(plan.id(), "alice");
+        w.db.execute("UPDATE orders SET note = 'now it has a note' WHERE id = 1");
+        refused(() -> w.applier(store, POLICY).apply(plan.id(), "bob"), Refusal.ROW_CHANGED, "note is now 'now it has a note'");
+        assertThat(w.snapshot("orders")).hasSize(3);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void A4_D12_aSecretColumnIsComparedByItsHash(Engine engine) throws SQLException {
+        Workflow w = fresh(engine);
+        PlanStore store = w.store(null);
+        Plan plan = w.propose(store, POLICY, "assistant", "DELETE FROM orders WHERE id = 3");
+        new Approver(store, false).approve(plan.id(), "alice");
+        w.db.execute("UPDATE orders SET api_token = 'rotated' WHERE id = 3");
+        refused(() -> w.applier(store, POLICY).apply(plan.id(), "bob"), Refusal.ROW_CHANGED, "api_token is now <masked>, the card showed <masked>");
+        assertThat(w.snapshot("orders")).hasSize(3);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void A3_aRowThatNowMatchesOrNoLongerExistsIsRowsMoved(Engine engine) throws SQLException {
+        Workflow w = fresh(engine);
+        PlanStore store = w.store(null);
+        Plan more = w.propose(store, POLICY, "assistant", "UPDATE orders SET status = 'shipped' WHERE status = 'packed'");
+        Plan gone = w.propose(store, POLICY, "assistant", "UPDATE orders SET qty = 9 WHERE id IN (1, 3)");
+        new Approver(store, false).approve(more.id(), "alice");
+        new Approver(store, false).approve(gone.id(), "alice");
+        w.db.execute("INSERT INTO orders VALUES (4, 'packed', NULL, 4, 't4')", "DELETE FROM orders WHERE id = 3");
+        List<String> before = w.snapshot("orders");
+        refused(() -> w.applier(store, POLICY).apply(more.id(), "bob"), Refusal.ROWS_MOVED,
+                "0 shown rows no longer match, 1 other rows now do");
+        refused(() -> w.applier(store, POLICY).apply(gone.id(), "bob"), Refusal.ROWS_MOVED,
+                "1 shown rows no longer match, 0 other rows now do");
+        assertThat(w.snapshot("orders")).isEqualTo(before);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void A2_theStoredStatementIsRevalidatedUnderTheCurrentPolicy(Engine engine) throws SQLException {
+        Workflow w = fresh(engine);
+        PlanStore store = w.store(null);
+        Plan plan = w.propose(store, POLICY, "assistant", "UPDATE orders SET note = 'x' WHERE id = 1");
+        new Approver(store, false).approve(plan.id(), "alice");
+        Policy narrowed = Policy.define(p -> p.table("orders", t -> t.impact("x").denyWrite("note", "frozen for the audit")));
+        refused(() -> w.applier(store, narrowed).apply(plan.id(), "bob"), Refusal.DENIED_WRITE_COLUMN, "frozen for the audit");
+        assertThat(w.snapshot("orders")).contains("[1, packed, null, 1, t1]");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
+    void A5_A6_aStatementThatDoesSomethingElseAtApplyIsRolledBack(Engine engine) throws SQLException {
+        Workflow w = fresh(engine);
+        PlanStore store = w.store(null);
+        Policy declared = Policy.define(p -> p.table("orders", t -> t.impact("x").autoColumns("note")));
+        Plan plan = w.propose(store, declared, "assistant", "UPDATE orders SET qty = 7 WHERE id = 1");
+        new Approver(store, false).approve(plan.id(), "alice");
+        // A trigger that appears after the dry run changes the approved column on its way in.
+        if (engine == Engine.POSTGRES) {
+            w.db.execute("CREATE OR REPLACE FUNCTION orders_double() RETURNS trigger LANGUAGE plpgsql AS"
+                    + " $$ BEGIN NEW.qty := NEW.qty * 2; RETURN NEW; END $$",
+                    "CREATE TRIGGER orders_double BEFORE UPDATE ON orders FOR EACH ROW EXECUTE FUNCTION orders_double()");
+        } else {
+            w.db.execute("CREATE TRIGGER orders_double BEFORE UPDATE ON orders FOR EACH ROW SET NEW.qty = NEW.qty * 2");
+        }
+        try {
+            refused(() -> w.applier(store, declared).apply(plan.id(), "bob"), Refusal.RESULT_MISMATCH,
+                    "qty became 14, the card showed 7");
+            assertThat(w.snapshot("orders")).contains("[1, packed, null, 1, t1]");
+        } finally {
+            w.db.execute("DROP TRIGGER orders_double" + (engine == Engine.POSTGRES ? " ON orders" : ""));
+        }
+        if (engine == Engine.POSTGRES) {
+            Plan other = w.propose(store, POLICY, "assistant", "UPDATE orders SET qty = 8 WHERE id = 2");
+            new Approver(store, false).approve(other.id(), "alice");
+            w.db.execute("CREATE RULE orders_nothing AS ON UPDATE TO orders DO INSTEAD NOTHING");
+            try {
+                refused(() -> w.applier(store, POLICY).apply(other.id(), "bob"), Refusal.RESULT_MISMATCH,
+                        "the database reports 0 rows affected, the card showed 1");
+            } finally {
+                w.db.execute("DROP RULE orders_nothing ON orders");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void A7_noAttemptingAuditNoApply_andALostOutcomeIsAWarning(Engine engine) throws SQLException {
+        Workflow w = fresh(engine);
+        PlanStore store = w.store(null);
+        Plan plan = w.propose(store, POLICY, "assistant", "UPDATE orders SET qty = 11 WHERE id = 1");
+        new Approver(store, false).approve(plan.id(), "alice");
+        blockAudit(w, engine, "attempting");
+        try {
+            refused(() -> w.applier(store, POLICY).apply(plan.id(), "bob"), Refusal.AUDIT_FAILED, "nothing was applied");
+            assertThat(w.snapshot("orders")).contains("[1, packed, null, 1, t1]");
+            assertThat(store.load(plan.id()).status()).isEqualTo(PlanStatus.APPROVED);
+        } finally {
+            unblockAudit(w, engine);
+        }
+        blockAudit(w, engine, "applied");
+        try {
+            ApplyResult r = w.applier(store, POLICY).apply(plan.id(), "bob");
+            assertThat(r.warnings()).singleElement().satisfies(x -> assertThat(x).contains("audit trail"));
+            assertThat(w.snapshot("orders")).contains("[1, packed, null, 11, t1]");
+            assertThat(store.load(plan.id()).status()).isEqualTo(PlanStatus.APPLIED);
+        } finally {
+            unblockAudit(w, engine);
+        }
+    }
+
+    private static void blockAudit(Workflow w, Engine engine, String outcome) throws SQLException {
+        switch (engine) {
+            case POSTGRES -> w.db.execute("CREATE OR REPLACE FUNCTION block_audit() RETURNS trigger LANGUAGE plpgsql AS"
+                    + " $$ BEGIN IF NEW.outcome = '" + outcome + "' THEN RAISE EXCEPTION 'audit disabled'; END IF;"
+                    + " RETURN NEW; END $$",
+                    "CREATE TRIGGER block_audit BEFORE INSERT ON llmsafe_audit FOR EACH ROW EXECUTE FUNCTION block_audit()");
+            case MYSQL -> w.db.execute("CREATE TRIGGER block_audit BEFORE INSERT ON llmsafe_audit FOR EACH ROW"
+                    + " BEGIN IF NEW.outcome = '" + outcome + "' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT ="
+                    + " 'audit disabled'; END IF; END");
+            case SQLITE -> w.db.execute("CREATE TRIGGER block_audit BEFORE INSERT ON llmsafe_audit WHEN NEW.outcome = '"
+                    + outcome + "' BEGIN SELECT RAISE(ABORT, 'audit disabled'); END");
+        }
+    }
+
+    private static void unblockAudit(Workflow w, Engine engine) throws SQLException {
+        w.db.execute("DROP TRIGGER block_audit" + (engine == Engine.POSTGRES ? " ON llmsafe_audit" : ""));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void A8_eightAppliersRaceAndExactlyOneCommits(Engine engine) throws Exception {
+        Workflow w = fresh(engine);
+        PlanStore store = w.store(null);
+        Plan plan = w.propose(store, POLICY, "assistant", "UPDATE orders SET qty = qty + 1 WHERE id = 2");
+        new Approver(store, false).approve(plan.id(), "alice");
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        CountDownLatch start = new CountDownLatch(1);
+        try {
+            List<Future<String>> results = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                int n = i;
+                Callable<String> task = () -> {
+                    start.await();
+                    try {
+                        w.applier(store, POLICY).apply(plan.id(), "applier-" + n);
+                        return "applied";
+                    } catch (RefusedException e) {
+                        return e.code().name();
+                    }
+                };
+                results.add(pool.submit(task));
+            }
+            start.countDown();
+            List<String> outcomes = new ArrayList<>();
+            for (Future<String> f : results) {
+                outcomes.add(f.get());
+            }
+            assertThat(outcomes).filteredOn("applied"::equals).hasSize(1);
+            assertThat(outcomes).filteredOn("ALREADY_APPLIED"::equals).hasSize(7);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(w.snapshot("orders")).contains("[2, packed, fragile, 3, t2]");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void A9_aRowLockedAtApplyEndsWithinTheBoundAndThePlanFails(Engine engine) throws SQLException {
+        Workflow w = fresh(engine);
+        PlanStore store = w.store(null);
+        Plan plan = w.propose(store, POLICY, "assistant", "UPDATE orders SET qty = 12 WHERE id = 3");
+        new Approver(store, false).approve(plan.id(), "alice");
+        try (Connection other = w.db.connect()) {
+            other.setAutoCommit(false);
+            try (Statement s = other.createStatement()) {
+                s.executeUpdate("UPDATE orders SET note = 'held' WHERE id = 3");
+            }
+            long start = System.nanoTime();
+            // On SQLite the store shares the locked database file: not even the attempt can be recorded.
+            refused(() -> w.applier(store, POLICY, null, false, new Bounds(700, 5000)).apply(plan.id(), "bob"),
+                    engine == Engine.SQLITE ? Refusal.AUDIT_FAILED : Refusal.LOCK_TIMEOUT, "nothing was applied");
+            assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(6_000);
+            other.rollback();
+        }
+        assertThat(store.load(plan.id()).status())
+                .isEqualTo(engine == Engine.SQLITE ? PlanStatus.APPROVED : PlanStatus.FAILED);
+        assertThat(w.snapshot("orders")).contains("[3, open, null, 3, t3]");
+    }
+
+    @BeforeEach
+    void nothing() {
+        // Each test builds its own table with fresh(); the store persists across tests of a dialect.
+    }
+}
