@@ -28,6 +28,9 @@ import javax.sql.DataSource;
  */
 public final class PlanStore implements PlanSink {
 
+    /** The store version this llmsafe reads and writes; {@link #migrate()} brings a store to it. */
+    public static final int VERSION = StoreSchema.CURRENT;
+
     private final DataSource source;
     private final Seals seals;
     private final Duration expiry;

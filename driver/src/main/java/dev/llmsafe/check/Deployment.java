@@ -1,0 +1,169 @@
+package dev.llmsafe.check;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.llmsafe.apply.Applier;
+import dev.llmsafe.apply.Approver;
+import dev.llmsafe.dialect.Bounds;
+import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.Dialects;
+import dev.llmsafe.plan.Planner;
+import dev.llmsafe.policy.ConnectionSettings;
+import dev.llmsafe.policy.LlmSafeConfig;
+import dev.llmsafe.store.PlanStore;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * The four connections of a configuration, opened as small pools of the engine's own, and what is
+ * built on them: the planner on {@code connection}, the store on {@code storeConnection}, the applier
+ * on {@code applyConnection}, reads on {@code readConnection}. A connection left out of the
+ * configuration falls back to {@code connection}, and {@link #role} says so. Pools are opened when
+ * first used and closed with this. Thread-safe.
+ */
+public final class Deployment implements AutoCloseable {
+
+    /** The four places a guard can sit. */
+    public enum Role {
+        /** Runs reads. */
+        READ("readConnection"),
+        /** Runs dry runs; must be able to write, always rolls back. */
+        PLAN("connection"),
+        /** Commits approved plans. */
+        APPLY("applyConnection"),
+        /** Holds plans and the audit trail. */
+        STORE("storeConnection");
+
+        private final String key;
+
+        Role(String key) {
+            this.key = key;
+        }
+
+        /** The configuration key. */
+        public String key() {
+            return key;
+        }
+    }
+
+    private final LlmSafeConfig config;
+    private final Clock clock;
+    private final Map<String, HikariDataSource> pools = new LinkedHashMap<>();
+    private Dialect dialect;
+    private PlanStore store;
+
+    /**
+     * @param config the configuration
+     * @param clock the clock plans are dated and expired by
+     */
+    public Deployment(LlmSafeConfig config, Clock clock) {
+        this.config = config;
+        this.clock = clock;
+    }
+
+    /** The configuration. */
+    public LlmSafeConfig config() {
+        return config;
+    }
+
+    /** The connection settings a role uses, and whether they are its own or {@code connection}'s. */
+    public ConnectionSettings settings(Role role) {
+        Optional<ConnectionSettings> own = switch (role) {
+            case READ -> config.readConnection();
+            case PLAN -> Optional.of(config.connection());
+            case APPLY -> config.applyConnection();
+            case STORE -> config.storeConnection();
+        };
+        return own.orElse(config.connection());
+    }
+
+    /** Whether the role has its own entry in the configuration. */
+    public boolean configured(Role role) {
+        return role == Role.PLAN || settings(role) != config.connection();
+    }
+
+    /** The pool for a role; roles with identical settings share one. */
+    public synchronized DataSource pool(Role role) {
+        ConnectionSettings s = settings(role);
+        String key = s.url() + "\u0000" + s.user().orElse("");
+        return pools.computeIfAbsent(key, k -> {
+            HikariConfig hc = new HikariConfig();
+            hc.setJdbcUrl(s.url());
+            s.user().ifPresent(hc::setUsername);
+            s.password().ifPresent(p -> hc.setPassword(p.reveal()));
+            hc.setMaximumPoolSize(3);
+            hc.setMinimumIdle(0);
+            hc.setPoolName("llmsafe-" + role.name().toLowerCase(java.util.Locale.ROOT) + "-" + pools.size());
+            // A failure to connect is reported when the pool is first used, with the database's reason.
+            hc.setInitializationFailTimeout(-1);
+            hc.setConnectionTimeout(10_000);
+            // sqlite-jdbc refuses setReadOnly on an open connection (measured, SPEC.md F31), and HikariCP calls it
+            // when the pool's flag differs from the connection's: a file opened read-only needs the flag set.
+            if (s.url().startsWith("jdbc:sqlite:") && (s.url().contains("open_mode=1") || s.url().contains("mode=ro"))) {
+                hc.setReadOnly(true);
+            }
+            return new HikariDataSource(hc);
+        });
+    }
+
+    /** The dialect of the application's database, asked of the planning connection. */
+    public synchronized Dialect dialect() throws SQLException {
+        if (dialect == null) {
+            try (Connection c = pool(Role.PLAN).getConnection()) {
+                dialect = Dialects.of(c, config.schema().orElse(null));
+            }
+        }
+        return dialect;
+    }
+
+    /** The bounds of dry runs and applies. */
+    public Bounds bounds() {
+        return new Bounds(config.lockTimeoutMs(), config.statementTimeoutMs());
+    }
+
+    /** The seal key's bytes, also the key secret values are hashed with; null when none is set. */
+    public byte[] sealKey() {
+        return config.sealKey().map(k -> k.reveal().getBytes(StandardCharsets.UTF_8)).orElse(null);
+    }
+
+    /** The plan store on the store connection. */
+    public synchronized PlanStore store() {
+        if (store == null) {
+            store = new PlanStore(pool(Role.STORE), sealKey(), Duration.ofHours(config.planExpiryHours()), clock);
+        }
+        return store;
+    }
+
+    /** A planner on the planning connection. */
+    public Planner planner() throws SQLException {
+        return new Planner(pool(Role.PLAN), dialect(), config.policy(), bounds(), sealKey(), clock);
+    }
+
+    /** The approver. */
+    public Approver approver() {
+        return new Approver(store(), config.allowSelfApprove());
+    }
+
+    /** An applier on the apply connection. */
+    public Applier applier() throws SQLException {
+        return new Applier(store(), pool(Role.APPLY), dialect(), config.policy(), bounds(), config.allowSelfApprove(),
+                sealKey());
+    }
+
+    /** Closes every pool this opened. */
+    @Override
+    public synchronized void close() {
+        List<HikariDataSource> all = new ArrayList<>(pools.values());
+        pools.clear();
+        all.forEach(HikariDataSource::close);
+    }
+}

@@ -1,0 +1,204 @@
+package dev.llmsafe.check;
+
+import dev.llmsafe.check.CheckReport.Guard;
+import dev.llmsafe.check.CheckReport.State;
+import dev.llmsafe.check.CheckReport.StoreStatus;
+import dev.llmsafe.check.CheckReport.TableStatus;
+import dev.llmsafe.check.Deployment.Role;
+import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.TableInfo;
+import dev.llmsafe.policy.ConnectionSettings;
+import dev.llmsafe.policy.TablePolicy;
+import dev.llmsafe.sql.SqlDialect;
+import dev.llmsafe.store.PlanStore;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * {@code llmsafe check}: per allowlisted table whether a dry run is possible there, and a real one on a
+ * real row (E1, E6); whether the store exists (T1); where each guard sits, which connections share a
+ * credential, and whether the read connection can write, proven by a write that cannot touch a row
+ * inside a rolled-back transaction (E7, E8); how "rows affected" counts on MySQL/MariaDB (E2); what is
+ * taken on trust (T3). Every finding is from the database, or says that it could not be established.
+ */
+public final class EnvironmentCheck {
+
+    private final Deployment deployment;
+
+    /** @param deployment the connections to check */
+    public EnvironmentCheck(Deployment deployment) {
+        this.deployment = deployment;
+    }
+
+    /** Runs every check. */
+    public CheckReport run() throws SQLException {
+        Dialect dialect = deployment.dialect();
+        List<TableStatus> tables = new ArrayList<>();
+        TableProbe probe = new TableProbe(deployment);
+        try (Connection c = deployment.pool(Role.PLAN).getConnection()) {
+            dialect.initConnection(c);
+            for (TablePolicy tp : deployment.config().policy().tables().values()) {
+                tables.add(probe.probe(c, tp));
+            }
+        }
+        StoreStatus store = store();
+        List<Guard> guards = guards(tables);
+        List<String> notes = new ArrayList<>();
+        notes.add(deployment.sealKey() == null
+                ? "No seal key is set here: whoever can write the store can change a plan, recompute its checksum"
+                        + " and mark it approved. Set sealKey on the planning and the applying side."
+                : "A seal key is set here. The planning and the applying side must both set the same one, or every"
+                        + " plan is refused (PLAN_UNSEALED).");
+        notes.add("Actor names (--as) are taken at their word: they are recorded, and the proposer is refused as"
+                + " approver, but they are not an authorisation boundary. The boundary is the apply credential.");
+        if (dialect.sqlDialect() == SqlDialect.MYSQL) {
+            notes.add(rowsAffected(tables));
+        }
+        boolean ready = store.exists() && tables.stream().noneMatch(t -> t.state() == State.NOT_READY);
+        return new CheckReport(dialect.product(), tables, store, guards, notes, ready);
+    }
+
+    private StoreStatus store() {
+        try {
+            Optional<Integer> v = deployment.store().version();
+            if (v.isEmpty()) {
+                return new StoreStatus(false, "missing: run `llmsafe migrate` to create it");
+            }
+            return v.get() >= PlanStore.VERSION ? new StoreStatus(true, "version " + v.get() + ", at "
+                    + deployment.settings(Role.STORE).describe())
+                    : new StoreStatus(false, "version " + v.get() + ": run `llmsafe migrate` to upgrade it");
+        } catch (SQLException e) {
+            return new StoreStatus(false, "cannot be reached: " + e.getMessage());
+        }
+    }
+
+    private List<Guard> guards(List<TableStatus> tables) {
+        List<Guard> out = new ArrayList<>();
+        for (Role role : Role.values()) {
+            ConnectionSettings s = deployment.settings(role);
+            List<String> shares = new ArrayList<>();
+            for (Role other : Role.values()) {
+                if (other != role && credential(deployment.settings(other)).equals(credential(s))) {
+                    shares.add(other.name().toLowerCase(Locale.ROOT));
+                }
+            }
+            String finding = switch (role) {
+                case READ -> readOnly(tables);
+                case PLAN -> "writes for real, always rolled back";
+                case APPLY -> shares.contains("plan") ? "the SAME credential as plan: the separation between proposing"
+                        + " and committing then rests entirely on this library being correct" : "commits approved plans";
+                case STORE -> shares.contains("apply") ? "the same credential as apply: whatever commits a change can"
+                        + " also edit the record of its approval" : "holds plans and the audit trail";
+            };
+            out.add(new Guard(role.name().toLowerCase(Locale.ROOT), s.describe(), deployment.configured(role), shares,
+                    finding));
+        }
+        return out;
+    }
+
+    private static String credential(ConnectionSettings s) {
+        int q = s.url().indexOf('?');
+        return (q < 0 ? s.url() : s.url().substring(0, q)) + "\u0000" + s.user().orElse("");
+    }
+
+    /**
+     * E7: a write that cannot touch a row (WHERE 1 = 0), inside a transaction that is rolled back; the
+     * database checks the privilege before it matches a row, so nothing is touched either way.
+     */
+    private String readOnly(List<TableStatus> tables) {
+        Optional<TableStatus> table = tables.stream().filter(t -> t.resolved() != null).findFirst();
+        if (table.isEmpty()) {
+            return "could not be established: no allowlisted table to probe";
+        }
+        String prefix = deployment.configured(Role.READ) ? "" : "not set, so reads use the caller's connection (the"
+                + " planning credential for the command line); ";
+        try (Connection c = deployment.pool(Role.READ).getConnection()) {
+            String name = deployment.dialect().renderAsWritten(deployment.config().policy().tables().values().stream()
+                    .filter(tp -> tp.name().toString().equals(table.get().name())).findFirst().orElseThrow().name());
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("DELETE FROM " + name + " WHERE 1 = 0");
+                return prefix + "this credential CAN write (a DELETE ... WHERE 1 = 0 on " + name + " was accepted):"
+                        + " the allowlist in this library is the only thing stopping a write through reads. Point"
+                        + " readConnection at a role with SELECT only.";
+            } catch (SQLException e) {
+                if (refusedForPrivilege(e)) {
+                    return prefix + "a credential the database itself refuses writes from (probed on " + name + ")";
+                }
+                return prefix + "could not be established: the probe failed for another reason (" + e.getMessage() + ")";
+            } finally {
+                c.rollback();
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            return prefix + "could not be established: " + e.getMessage();
+        }
+    }
+
+    static boolean refusedForPrivilege(SQLException e) {
+        String state = String.valueOf(e.getSQLState());
+        String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+        return state.equals("42501") || state.equals("25006") || e.getErrorCode() == 1142 || e.getErrorCode() == 1792
+                || m.contains("readonly") || m.contains("read-only") || m.contains("permission denied");
+    }
+
+    /** E2: on MySQL and MariaDB, "rows affected" means rows matched only with the driver's default. */
+    private String rowsAffected(List<TableStatus> tables) {
+        try {
+            Dialect dialect = deployment.dialect();
+            TablePolicy tp = deployment.config().policy().tables().values().stream()
+                    .filter(t -> tables.stream().anyMatch(s -> s.name().equals(t.name().toString())
+                            && s.state() == State.READY))
+                    .findFirst().orElse(null);
+            if (tp == null) {
+                return "Rows affected: could not be established (no table ready for a dry run to probe).";
+            }
+            ConnectionSettings s = deployment.settings(Role.PLAN);
+            long matched;
+            long changed;
+            try (Connection c = deployment.pool(Role.PLAN).getConnection()) {
+                TableInfo info = dialect.table(c, tp.name()).orElseThrow();
+                String col = dialect.quote(info.primaryKey().isEmpty() ? info.columns().get(0).name() : info.primaryKey().get(0));
+                String sql = "UPDATE " + dialect.renderAsWritten(tp.name()) + " SET " + col + " = " + col
+                        + " WHERE " + col + " = (SELECT m FROM (SELECT MIN(" + col + ") AS m FROM "
+                        + dialect.renderAsWritten(tp.name()) + ") x)";
+                matched = sameValueUpdate(c, sql);
+                Properties p = new Properties();
+                s.user().ifPresent(u -> p.setProperty("user", u));
+                s.password().ifPresent(pw -> p.setProperty("password", pw.reveal()));
+                String url = s.url() + (s.url().contains("?") ? "&" : "?") + "useAffectedRows=true";
+                try (Connection other = DriverManager.getConnection(url, p)) {
+                    changed = sameValueUpdate(other, sql);
+                }
+            }
+            if (matched == 0) {
+                return "Rows affected: could not be established (the probed table has no row).";
+            }
+            if (matched == 1 && changed == 0) {
+                return "Rows affected are rows matched on the engine's connections (probed: a same-value UPDATE reports"
+                        + " 1, and 0 with useAffectedRows=true), which is what the dry run compares (D9).";
+            }
+            return "Rows affected: a same-value UPDATE reported " + matched + " (and " + changed + " with"
+                    + " useAffectedRows=true); the dry run expects 1. Check the URL's useAffectedRows setting.";
+        } catch (SQLException | RuntimeException e) {
+            return "Rows affected: could not be established (" + e.getMessage() + ").";
+        }
+    }
+
+    private static long sameValueUpdate(Connection c, String sql) throws SQLException {
+        c.setAutoCommit(false);
+        try (Statement st = c.createStatement()) {
+            return st.executeUpdate(sql);
+        } finally {
+            c.rollback();
+            c.setAutoCommit(true);
+        }
+    }
+}

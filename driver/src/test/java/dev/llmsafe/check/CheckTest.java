@@ -1,0 +1,158 @@
+package dev.llmsafe.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.llmsafe.check.CheckReport.State;
+import dev.llmsafe.check.CheckReport.TableStatus;
+import dev.llmsafe.policy.ConnectionSettings;
+import dev.llmsafe.policy.LlmSafeConfig;
+import dev.llmsafe.policy.Policy;
+import dev.llmsafe.testing.Engine;
+import dev.llmsafe.testing.ScratchDatabase;
+import dev.llmsafe.testing.ScratchDatabases;
+import dev.llmsafe.testing.TestRole;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.List;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** {@code check} on real databases: each table's state from the catalog and a real dry run, and the guards. */
+class CheckTest {
+
+    @RegisterExtension
+    static final ScratchDatabases dbs = new ScratchDatabases();
+
+    static final Policy POLICY = Policy.define(p -> p
+            .table("ok_t", t -> t.impact("x"))
+            .table("nokey_t", t -> t.impact("x"))
+            .table("parent_t", t -> t.impact("x"))
+            .table("trig_t", t -> t.impact("x"))
+            .table("ro_t")
+            .table("missing_t", t -> t.impact("x")));
+
+    static ScratchDatabase schema(Engine engine) throws SQLException {
+        ScratchDatabase db = dbs.fresh(engine);
+        db.execute("CREATE TABLE ok_t (id INT PRIMARY KEY, v INT)", "INSERT INTO ok_t VALUES (1, 1)",
+                "CREATE TABLE nokey_t (id INT, v INT)",
+                "CREATE TABLE parent_t (id INT PRIMARY KEY, v INT)",
+                "CREATE TABLE child_t (id INT PRIMARY KEY, pid INT REFERENCES parent_t (id) ON DELETE CASCADE)",
+                "CREATE TABLE trig_t (id INT PRIMARY KEY, v INT, note VARCHAR(10))",
+                "CREATE TABLE ro_t (id INT PRIMARY KEY)");
+        switch (engine) {
+            case POSTGRES -> db.execute("CREATE FUNCTION touch() RETURNS trigger LANGUAGE plpgsql AS"
+                    + " $$ BEGIN NEW.note := 'x'; RETURN NEW; END $$",
+                    "CREATE TRIGGER touch BEFORE UPDATE ON trig_t FOR EACH ROW EXECUTE FUNCTION touch()");
+            case MYSQL -> db.execute("CREATE TRIGGER touch BEFORE UPDATE ON trig_t FOR EACH ROW SET NEW.note = 'x'");
+            case SQLITE -> db.execute("CREATE TRIGGER touch AFTER UPDATE ON trig_t BEGIN"
+                    + " UPDATE trig_t SET note = 'x' WHERE id = NEW.id; END");
+        }
+        return db;
+    }
+
+    static LlmSafeConfig.Builder config(ScratchDatabase db) {
+        LlmSafeConfig.Builder b = LlmSafeConfig.builder()
+                .connection(ConnectionSettings.of(db.url(), db.user(), db.password())).policy(POLICY);
+        if (db.engine() == Engine.POSTGRES) {
+            b.schema(db.name());
+        }
+        return b;
+    }
+
+    static TableStatus table(CheckReport r, String name) {
+        return r.tables().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void E1_E6_T1_eachTableSaysWhetherADryRunIsPossibleAndWhyNot(Engine engine) throws SQLException {
+        ScratchDatabase db = schema(engine);
+        try (Deployment d = new Deployment(config(db).build(), Clock.systemUTC())) {
+            CheckReport r = new EnvironmentCheck(d).run();
+            assertThat(r.ready()).isFalse();
+            assertThat(r.store().exists()).isFalse();
+            assertThat(r.store().message()).contains("run `llmsafe migrate`");
+            assertThat(table(r, "ok_t").state()).isEqualTo(State.READY);
+            assertThat(table(r, "ok_t").measured()).startsWith("a dry run on one real row ran, was rolled back, and the"
+                    + " rollback was proven");
+            assertThat(table(r, "nokey_t").state()).isEqualTo(State.NOT_READY);
+            assertThat(table(r, "nokey_t").problems()).singleElement().satisfies(p -> assertThat(p).contains("no primary key"));
+            assertThat(table(r, "parent_t").problems()).anySatisfy(p -> assertThat(p).contains("child_t (pid) is ON DELETE CASCADE"));
+            assertThat(table(r, "trig_t").problems()).anySatisfy(p -> assertThat(p).contains("UPDATE triggers (touch)")
+                    .contains("policy.autoColumns"));
+            assertThat(table(r, "ro_t").state()).isEqualTo(State.READ_ONLY);
+            assertThat(table(r, "missing_t").problems()).singleElement().satisfies(p -> assertThat(p)
+                    .contains("cannot see a table by this name"));
+            String text = CheckText.render(r);
+            assertThat(text).contains("ok_t: ready").contains("nokey_t: NOT READY").contains("Ready: no");
+            d.store().migrate();
+            assertThat(new EnvironmentCheck(d).run().store().exists()).isTrue();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void E8_T3_theReportSaysWhereEachGuardSitsAndWhatIsTakenOnTrust(Engine engine) throws SQLException {
+        ScratchDatabase db = schema(engine);
+        try (Deployment d = new Deployment(config(db).build(), Clock.systemUTC())) {
+            CheckReport r = new EnvironmentCheck(d).run();
+            assertThat(r.guards()).extracting(CheckReport.Guard::role).containsExactly("read", "plan", "apply", "store");
+            CheckReport.Guard apply = r.guards().get(2);
+            assertThat(apply.own()).isFalse();
+            assertThat(apply.sharesWith()).contains("plan");
+            assertThat(apply.finding()).contains("the SAME credential as plan");
+            assertThat(r.notes()).anySatisfy(n -> assertThat(n).contains("No seal key is set here"));
+            assertThat(r.notes()).anySatisfy(n -> assertThat(n).contains("Actor names (--as) are taken at their word")
+                    .contains("not an authorisation boundary"));
+            assertThat(CheckText.render(r)).contains("Where the guards actually sit");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
+    void E7_aReadConnectionIsProvenReadOnlyByAWriteThatCannotTouchARow(Engine engine) throws SQLException {
+        ScratchDatabase db = schema(engine);
+        TestRole reader = engine == Engine.POSTGRES
+                ? db.createRole("GRANT USAGE ON SCHEMA {db} TO {role}", "GRANT SELECT ON ALL TABLES IN SCHEMA {db} TO {role}")
+                : db.createRole("GRANT SELECT ON {db}.* TO {role}");
+        LlmSafeConfig separate = config(db).readConnection(ConnectionSettings.of(db.url(), reader.name(), reader.password()))
+                .build();
+        try (Deployment d = new Deployment(separate, Clock.systemUTC())) {
+            CheckReport.Guard read = new EnvironmentCheck(d).run().guards().get(0);
+            assertThat(read.own()).isTrue();
+            assertThat(read.finding()).startsWith("a credential the database itself refuses writes from (probed on ");
+        }
+        try (Deployment d = new Deployment(config(db).build(), Clock.systemUTC())) {
+            CheckReport.Guard read = new EnvironmentCheck(d).run().guards().get(0);
+            assertThat(read.own()).isFalse();
+            assertThat(read.finding()).contains("this credential CAN write");
+        }
+        assertThat(db.admin().createStatement().executeQuery("SELECT COUNT(*) FROM ok_t")).satisfies(rs -> {
+            rs.next();
+            assertThat(rs.getInt(1)).isEqualTo(1);
+        });
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"SQLITE"})
+    void E7_aSqliteFileOpenedReadOnlyIsProvenReadOnly(Engine engine) throws SQLException {
+        ScratchDatabase db = schema(engine);
+        LlmSafeConfig separate = config(db).readConnection(ConnectionSettings.of(db.url() + "?open_mode=1")).build();
+        try (Deployment d = new Deployment(separate, Clock.systemUTC())) {
+            CheckReport.Guard read = new EnvironmentCheck(d).run().guards().get(0);
+            assertThat(read.finding()).startsWith("a credential the database itself refuses writes from");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"MYSQL"})
+    void E2_rowsAffectedIsProbedBothWays(Engine engine) throws SQLException {
+        ScratchDatabase db = schema(engine);
+        try (Deployment d = new Deployment(config(db).build(), Clock.systemUTC())) {
+            List<String> notes = new EnvironmentCheck(d).run().notes();
+            assertThat(notes).anySatisfy(n -> assertThat(n).startsWith("Rows affected are rows matched on the engine's"
+                    + " connections (probed: a same-value UPDATE reports 1, and 0 with useAffectedRows=true)"));
+        }
+    }
+}
