@@ -91,28 +91,38 @@ public final class Deployment implements AutoCloseable {
         return role == Role.PLAN || settings(role) != config.connection();
     }
 
-    /** The pool for a role; roles with identical settings share one. */
-    public synchronized DataSource pool(Role role) {
+    /**
+     * The pool for a role; roles with identical settings share one.
+     *
+     * @throws SQLException when the database cannot be reached, with the driver's reason
+     */
+    public synchronized DataSource pool(Role role) throws SQLException {
         ConnectionSettings s = settings(role);
         String key = s.url() + "\u0000" + s.user().orElse("");
-        return pools.computeIfAbsent(key, k -> {
-            HikariConfig hc = new HikariConfig();
-            hc.setJdbcUrl(s.url());
-            s.user().ifPresent(hc::setUsername);
-            s.password().ifPresent(p -> hc.setPassword(p.reveal()));
-            hc.setMaximumPoolSize(3);
-            hc.setMinimumIdle(0);
-            hc.setPoolName("llmsafe-" + role.name().toLowerCase(java.util.Locale.ROOT) + "-" + pools.size());
-            // A failure to connect is reported when the pool is first used, with the database's reason.
-            hc.setInitializationFailTimeout(-1);
-            hc.setConnectionTimeout(10_000);
-            // sqlite-jdbc refuses setReadOnly on an open connection (measured, SPEC.md F31), and HikariCP calls it
-            // when the pool's flag differs from the connection's: a file opened read-only needs the flag set.
-            if (s.url().startsWith("jdbc:sqlite:") && (s.url().contains("open_mode=1") || s.url().contains("mode=ro"))) {
-                hc.setReadOnly(true);
-            }
-            return new HikariDataSource(hc);
-        });
+        try {
+            return pools.computeIfAbsent(key, k -> open(role, s));
+        } catch (com.zaxxer.hikari.pool.HikariPool.PoolInitializationException e) {
+            throw e.getCause() instanceof SQLException sql ? sql : new SQLException(e.getMessage(), e);
+        }
+    }
+
+    private HikariDataSource open(Role role, ConnectionSettings s) {
+        HikariConfig hc = new HikariConfig();
+        hc.setJdbcUrl(s.url());
+        s.user().ifPresent(hc::setUsername);
+        s.password().ifPresent(p -> hc.setPassword(p.reveal()));
+        hc.setMaximumPoolSize(3);
+        hc.setMinimumIdle(0);
+        hc.setPoolName("llmsafe-" + role.name().toLowerCase(java.util.Locale.ROOT) + "-" + pools.size());
+        // A database that cannot be reached is reported at once, with the driver's reason.
+        hc.setInitializationFailTimeout(1);
+        hc.setConnectionTimeout(10_000);
+        // sqlite-jdbc refuses setReadOnly on an open connection (measured, SPEC.md F31), and HikariCP calls it
+        // when the pool's flag differs from the connection's: a file opened read-only needs the flag set.
+        if (s.url().startsWith("jdbc:sqlite:") && (s.url().contains("open_mode=1") || s.url().contains("mode=ro"))) {
+            hc.setReadOnly(true);
+        }
+        return new HikariDataSource(hc);
     }
 
     /** The dialect of the application's database, asked of the planning connection. */
@@ -136,7 +146,7 @@ public final class Deployment implements AutoCloseable {
     }
 
     /** The plan store on the store connection. */
-    public synchronized PlanStore store() {
+    public synchronized PlanStore store() throws SQLException {
         if (store == null) {
             store = new PlanStore(pool(Role.STORE), sealKey(), Duration.ofHours(config.planExpiryHours()), clock);
         }
@@ -149,7 +159,7 @@ public final class Deployment implements AutoCloseable {
     }
 
     /** The approver. */
-    public Approver approver() {
+    public Approver approver() throws SQLException {
         return new Approver(store(), config.allowSelfApprove());
     }
 

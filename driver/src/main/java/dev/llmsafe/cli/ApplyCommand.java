@@ -1,0 +1,44 @@
+package dev.llmsafe.cli;
+
+import dev.llmsafe.apply.ApplyResult;
+import dev.llmsafe.apply.Applier;
+import dev.llmsafe.check.Deployment;
+import dev.llmsafe.dialect.Dialect;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** Applies an approved plan. */
+@Command(name = "apply", description = {"Apply an approved plan on applyConnection: lock the rows, check they are",
+        "still what the card showed, run the statement with its stored parameters, check the result against the",
+        "card, and commit; any difference rolls everything back and closes the plan."})
+final class ApplyCommand extends Base {
+
+    @Parameters(index = "0", paramLabel = "PLAN", description = "The plan id.")
+    String id;
+
+    @Option(names = "--as", required = true, paramLabel = "ACTOR", description = "Who applies (recorded as given).")
+    String actor;
+
+    @Option(names = "--allow-self-approve", description = "Allow the proposer to apply its own plan.")
+    boolean allowSelf;
+
+    @Override
+    int execute() throws Exception {
+        try (Deployment d = deployment()) {
+            Dialect dialect = d.dialect();
+            Applier applier = new Applier(d.store(), d.pool(Deployment.Role.APPLY), dialect, d.config().policy(),
+                    d.bounds(), allowSelf || d.config().allowSelfApprove(), d.sealKey());
+            ApplyResult r = applier.apply(PlanIds.parse(id), actor);
+            if (common.json) {
+                out().println(Json.write(Json.object("planId", r.planId().toString(), "status", "applied", "rows",
+                        r.rows(), "warnings", r.warnings())));
+            } else {
+                out().println("Plan " + r.planId() + " is applied: " + r.rows().stream().mapToLong(Long::longValue).sum()
+                        + " rows committed, exactly as the card showed.");
+                r.warnings().forEach(w -> err().println("Warning: " + w));
+            }
+            return Main.OK;
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.llmsafe.cli;
+
+import dev.llmsafe.RefusedException;
+import dev.llmsafe.policy.ConfigException;
+import java.io.PrintWriter;
+import java.sql.SQLException;
+import picocli.CommandLine;
+
+/**
+ * How a failure reaches a person: a refusal as its code and message, a configuration error as its
+ * located message, anything else as one line saying what failed and what to check. No stack trace
+ * unless {@code --debug}. With {@code --json} the same goes to stdout as a JSON object.
+ */
+final class Failures implements CommandLine.IExecutionExceptionHandler {
+
+    @Override
+    public int handleExecutionException(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
+        Object cmd = cl.getCommand();
+        boolean json = cmd instanceof Base b && b.common.json;
+        boolean debug = cmd instanceof Base b && b.common.debug;
+        PrintWriter err = cl.getErr();
+        PrintWriter out = cl.getOut();
+        int status;
+        String code;
+        String message;
+        if (e instanceof RefusedException r) {
+            status = Main.REFUSED;
+            code = r.code().name();
+            message = r.getMessage();
+        } else if (e instanceof ConfigException || e instanceof IllegalArgumentException) {
+            status = Main.USAGE;
+            code = "CONFIG";
+            message = e.getMessage();
+        } else if (e instanceof SQLException s) {
+            status = Main.ERROR;
+            code = "DATABASE";
+            message = "the database could not be used: " + oneLine(s.getMessage()) + (s.getSQLState() == null ? ""
+                    : " (SQLState " + s.getSQLState() + ")") + ". Check that the server is up and the URL, user and"
+                    + " password in the configuration are right; --debug shows the stack trace.";
+        } else {
+            status = Main.ERROR;
+            code = "ERROR";
+            message = "unexpected error: " + e + ". Run again with --debug for the stack trace.";
+        }
+        if (json) {
+            out.println(Json.object("error", Json.object("code", code, "message", message)));
+        } else {
+            err.println(message);
+        }
+        if (debug) {
+            e.printStackTrace(err);
+        }
+        return status;
+    }
+
+    private static String oneLine(String s) {
+        return s == null ? "" : s.replaceAll("\\s+", " ").trim();
+    }
+}

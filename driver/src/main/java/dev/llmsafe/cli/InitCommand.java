@@ -1,0 +1,95 @@
+package dev.llmsafe.cli;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** Prints a commented starting configuration for a database. */
+@Command(name = "init", description = {"Print a commented starting configuration for a database, listing the",
+        "tables found there. Redirect it to llmsafe.json and edit it: nothing is allowed until you allow it."})
+final class InitCommand extends Base {
+
+    @Option(names = "--url", required = true, paramLabel = "JDBC_URL",
+            description = "The database, e.g. jdbc:postgresql://127.0.0.1:5432/app or jdbc:sqlite:app.db.")
+    String url;
+
+    @Option(names = "--user", paramLabel = "USER", description = "The user to connect as, to list the tables.")
+    String user;
+
+    @Option(names = "--password-env", paramLabel = "VAR", defaultValue = "LLMSAFE_PASSWORD",
+            description = "The environment variable holding the password (default: ${DEFAULT-VALUE}).")
+    String passwordEnv;
+
+    @Override
+    int execute() throws Exception {
+        if (!url.startsWith("jdbc:") || url.startsWith("jdbc:llmsafe:")) {
+            throw new IllegalArgumentException("--url is the real database's JDBC URL, for example"
+                    + " jdbc:postgresql://127.0.0.1:5432/app, jdbc:mysql://127.0.0.1:3306/app or jdbc:sqlite:app.db");
+        }
+        Properties p = new Properties();
+        if (user != null) {
+            p.setProperty("user", user);
+        }
+        String password = main.env.apply(passwordEnv);
+        if (password != null) {
+            p.setProperty("password", password);
+        }
+        List<String> tables = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection(url, p)) {
+            DatabaseMetaData md = c.getMetaData();
+            try (ResultSet rs = md.getTables(c.getCatalog(), c.getSchema(), "%", new String[] {"TABLE"})) {
+                while (rs.next()) {
+                    String t = rs.getString("TABLE_NAME");
+                    if (!t.toLowerCase(java.util.Locale.ROOT).startsWith("llmsafe_") && !t.startsWith("sqlite_")) {
+                        tables.add(t);
+                    }
+                }
+            }
+        }
+        String conn = "{ \"url\": " + Json.write(url) + (user == null ? "" : ", \"user\": " + Json.write(user))
+                + (user == null ? "" : ", \"password\": \"${" + passwordEnv + "}\"") + " }";
+        StringBuilder sb = new StringBuilder();
+        sb.append("// llmsafe.json for ").append(url).append(", written by `llmsafe init`. Reference: README.md.\n");
+        sb.append("{\n");
+        sb.append("  // The dry run's credential: it must be able to write; every dry run is rolled back.\n");
+        sb.append("  \"connection\": ").append(conn).append(",\n");
+        sb.append("  // Each separate connection moves a guard below this library, where it survives its mistakes:\n");
+        sb.append("  // readConnection: a role that can only SELECT (reads otherwise use a connection that can write);\n");
+        sb.append("  // applyConnection: the credential that commits approved plans (otherwise the dry run's);\n");
+        sb.append("  // storeConnection: where plans and the audit trail live (otherwise this database).\n");
+        sb.append("  // \"readConnection\": { \"url\": ").append(Json.write(url)).append(", \"user\": \"llm_read\" },\n");
+        sb.append("  // \"applyConnection\": { \"url\": ").append(Json.write(url))
+                .append(", \"user\": \"llm_apply\", \"password\": \"${LLMSAFE_APPLY_PASSWORD}\" },\n");
+        sb.append("  // \"sealKey\": \"${LLMSAFE_SEAL_KEY}\",   // the same on the planning and the applying side\n");
+        sb.append("  \"policy\": {\n");
+        sb.append("    // The tables found. Uncomment those the model may read; nothing else can be touched.\n");
+        sb.append("    \"allow\": [\n");
+        for (int i = 0; i < tables.size(); i++) {
+            sb.append("      // ").append(Json.write(tables.get(i))).append(i < tables.size() - 1 ? "," : "").append('\n');
+        }
+        sb.append("    ],\n");
+        sb.append("    // A table can be written only with a sentence saying what changing it means to the business;\n");
+        sb.append("    // every card shows it to the person who approves.\n");
+        sb.append("    \"impact\": {\n");
+        if (!tables.isEmpty()) {
+            sb.append("      // ").append(Json.write(tables.get(0))).append(": \"What changing it means.\"\n");
+        }
+        sb.append("    },\n");
+        sb.append("    // Columns never read or written, with the reason: \"password_hash\": \"a stored credential\"\n");
+        sb.append("    \"denyIdentifiers\": {},\n");
+        sb.append("    \"maxUpdateRows\": 200,\n");
+        sb.append("    \"maxDeleteRows\": 50,\n");
+        sb.append("    \"read\": { \"maxRows\": 1000, \"timeoutMs\": 5000 }\n");
+        sb.append("  }\n");
+        sb.append("}\n");
+        out().print(sb);
+        out().flush();
+        return Main.OK;
+    }
+}

@@ -1,0 +1,58 @@
+package dev.llmsafe.cli;
+
+import dev.llmsafe.check.Deployment;
+import dev.llmsafe.store.PlanStatus;
+import dev.llmsafe.store.StoredPlan;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** Lists plans. */
+@Command(name = "list", description = "List the stored plans, newest first.")
+final class ListCommand extends Base {
+
+    @Option(names = "--status", paramLabel = "STATUS",
+            description = "Only plans with this status: proposed, approved, applying, applied, failed, rejected, expired.")
+    String status;
+
+    @Override
+    int execute() throws Exception {
+        Optional<PlanStatus> filter = Optional.empty();
+        if (status != null) {
+            try {
+                filter = Optional.of(PlanStatus.valueOf(status.toUpperCase(Locale.ROOT)));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--status is one of proposed, approved, applying, applied, failed,"
+                        + " rejected, expired; not " + status);
+            }
+        }
+        try (Deployment d = deployment()) {
+            List<StoredPlan> plans = d.store().list(filter);
+            if (common.json) {
+                List<Map<String, Object>> rows = new ArrayList<>();
+                for (StoredPlan p : plans) {
+                    rows.add(Map.of("id", p.plan().id().toString(), "status", p.status().label(), "proposer",
+                            p.plan().proposer(), "createdAt", p.plan().createdAt().toString(), "rows", p.plan().rowCount(),
+                            "statements", p.plan().statements().stream().map(s -> s.sql()).toList()));
+                }
+                out().println(Json.write(rows));
+                return Main.OK;
+            }
+            if (plans.isEmpty()) {
+                out().println("No plans" + (status == null ? "." : " with status " + status + "."));
+            }
+            for (StoredPlan p : plans) {
+                String sql = p.plan().statements().get(0).sql().replaceAll("\\s+", " ");
+                out().printf("%s  %-8s  %s  %-16s  %4d rows  %s%n", p.plan().id(), p.status().label(),
+                        p.plan().createdAt().toString().substring(0, 19), p.plan().proposer(), p.plan().rowCount(),
+                        sql.length() > 60 ? sql.substring(0, 57) + "..." : sql);
+            }
+            out().flush();
+            return Main.OK;
+        }
+    }
+}

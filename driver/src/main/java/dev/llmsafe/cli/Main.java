@@ -1,0 +1,89 @@
+package dev.llmsafe.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.function.UnaryOperator;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code llmsafe} command line. Configuration comes from {@code --config PATH}, else the
+ * environment variable {@code LLMSAFE_CONFIG}, else {@code ./llmsafe.json}.
+ *
+ * <p>Exit status: 0 done; 1 refused (the code and message are printed to stderr); 2 a usage or
+ * configuration error; 3 {@code check} found something not ready; 4 an unexpected error (a driver
+ * error, a server that is down), printed as one line, with the stack trace under {@code --debug}.
+ */
+@Command(name = "llmsafe", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Guarded reads and approved writes for a database a language model can reach.",
+        subcommands = {InitCommand.class, MigrateCommand.class, CheckCommand.class, PlanCommand.class,
+                SchemaCommand.class, ListCommand.class, ShowCommand.class, ApproveCommand.class, ApplyCommand.class,
+                RejectCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+
+    /** Done. */
+    public static final int OK = 0;
+    /** Refused; the refusal's code and message are on stderr. */
+    public static final int REFUSED = 1;
+    /** A usage or configuration error. */
+    public static final int USAGE = 2;
+    /** {@code check} found a table or the store not ready. */
+    public static final int NOT_READY = 3;
+    /** An unexpected error: a driver error, a server that is down. */
+    public static final int ERROR = 4;
+
+    final UnaryOperator<String> env;
+    final Path cwd;
+
+    /** A command line reading the process environment and working directory. */
+    public Main() {
+        this(System::getenv, Path.of("").toAbsolutePath());
+    }
+
+    /**
+     * @param env the environment (variable name to value, null when unset)
+     * @param cwd the working directory, where ./llmsafe.json is looked for
+     */
+    public Main(UnaryOperator<String> env, Path cwd) {
+        this.env = env;
+        this.cwd = cwd;
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(new CommandLine(this), "name a command; see llmsafe --help");
+    }
+
+    /** Runs the command line and exits with its status. */
+    public static void main(String[] args) {
+        // Library logs go to stderr, and only warnings, so that stdout carries nothing but the output.
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
+                System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
+        System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+        System.exit(run(new Main(), new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+    }
+
+    /** Runs the command line with the given streams and returns its exit status. */
+    public static int run(Main main, PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cl = new CommandLine(main);
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler(new Failures());
+        cl.setParameterExceptionHandler((e, a) -> {
+            err.println(e.getMessage());
+            err.println("See: llmsafe " + (e.getCommandLine().getCommandName().equals("llmsafe") ? ""
+                    : e.getCommandLine().getCommandName() + " ") + "--help");
+            return USAGE;
+        });
+        return cl.execute(args);
+    }
+
+    /** The version, from the jar's manifest when there is one. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"llmsafe " + (v == null ? "(development build)" : v)};
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package dev.llmsafe.cli;
+
+import dev.llmsafe.check.Deployment;
+import picocli.CommandLine.Command;
+
+/** Creates or upgrades the plan store. */
+@Command(name = "migrate", description = {"Create the plan store (llmsafe_plans, llmsafe_audit) or upgrade it to this",
+        "version, in the database of storeConnection (else connection). Running it again changes nothing."})
+final class MigrateCommand extends Base {
+
+    @Override
+    int execute() throws Exception {
+        try (Deployment d = deployment()) {
+            int v = d.store().migrate();
+            String where = d.settings(Deployment.Role.STORE).describe();
+            if (common.json) {
+                out().println(Json.write(Json.object("version", v, "store", where)));
+            } else {
+                out().println("The plan store is at version " + v + " in " + where + ".");
+            }
+            return Main.OK;
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.llmsafe.cli;
+
+import dev.llmsafe.Refusal;
+import dev.llmsafe.RefusedException;
+import dev.llmsafe.check.Deployment;
+import dev.llmsafe.plan.Parameter;
+import dev.llmsafe.plan.Plan;
+import dev.llmsafe.plan.Proposal;
+import dev.llmsafe.sql.Analysis;
+import dev.llmsafe.sql.StatementAnalyzer;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** Proposes an UPDATE or DELETE: a dry run, and the card. */
+@Command(name = "plan", description = {"Run an UPDATE or DELETE as a dry run (for real, rolled back, proven rolled",
+        "back), store the plan and print its card. Nothing in the database changes."})
+final class PlanCommand extends Base {
+
+    @Parameters(index = "0", paramLabel = "SQL", description = "One UPDATE or DELETE; ? for parameters.")
+    String sql;
+
+    @Option(names = "--param", paramLabel = "VALUE", description = {"A value for the next ?. A whole number binds as a",
+            "number, NULL as NULL, anything else as text; force text with string:VALUE."})
+    List<String> params = new ArrayList<>();
+
+    @Option(names = "--as", required = true, paramLabel = "ACTOR", description = "Who proposes it (recorded as given).")
+    String actor;
+
+    @Override
+    int execute() throws Exception {
+        try (Deployment d = deployment()) {
+            Analysis a;
+            try (Connection c = d.pool(Deployment.Role.PLAN).getConnection()) {
+                d.dialect().initConnection(c);
+                a = new StatementAnalyzer(d.config().policy().maxStatementLength()).analyze(sql, d.dialect().lexSettings(c));
+            }
+            if (!a.isWrite()) {
+                throw new RefusedException(Refusal.UNSUPPORTED_STATEMENT, "plan takes an UPDATE or a DELETE; this is a"
+                        + " read. Run it with `llmsafe read`.");
+            }
+            List<Parameter> bound = new ArrayList<>();
+            for (String p : params) {
+                bound.add(parameter(p));
+            }
+            if (bound.size() != a.parameterCount()) {
+                throw new IllegalArgumentException("the statement has " + a.parameterCount() + " ? parameters and "
+                        + bound.size() + " --param values were given");
+            }
+            Plan plan = d.planner().plan(List.of(new Proposal(a, bound)), actor);
+            d.store().save(plan);
+            if (common.json) {
+                out().println(Json.write(Json.object("planId", plan.id().toString(), "card", plan.card(),
+                        "plan", Json.parse(plan.toJson()))));
+            } else {
+                out().print(plan.card());
+                out().flush();
+            }
+            return Main.OK;
+        }
+    }
+
+    static Parameter parameter(String p) {
+        if (p.startsWith("string:")) {
+            return new Parameter(Parameter.Type.STRING, p.substring(7));
+        }
+        if (p.equals("NULL")) {
+            return new Parameter(Parameter.Type.NULL, null);
+        }
+        if (p.matches("-?\\d{1,18}")) {
+            return new Parameter(Parameter.Type.LONG, Long.toString(Long.parseLong(p)));
+        }
+        if (p.matches("-?\\d+\\.\\d+")) {
+            return new Parameter(Parameter.Type.DECIMAL, new BigDecimal(p).toString());
+        }
+        return new Parameter(Parameter.Type.STRING, p);
+    }
+}

@@ -1,0 +1,34 @@
+package dev.llmsafe.cli;
+
+import dev.llmsafe.apply.Approver;
+import dev.llmsafe.check.Deployment;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** Rejects a plan. */
+@Command(name = "reject", description = "Reject a proposed or approved plan; it can then never be applied.")
+final class RejectCommand extends Base {
+
+    @Parameters(index = "0", paramLabel = "PLAN", description = "The plan id.")
+    String id;
+
+    @Option(names = "--as", required = true, paramLabel = "ACTOR", description = "Who rejects (recorded as given).")
+    String actor;
+
+    @Option(names = "--reason", paramLabel = "TEXT", description = "Why, for the audit trail.")
+    String reason;
+
+    @Override
+    int execute() throws Exception {
+        try (Deployment d = deployment()) {
+            new Approver(d.store(), d.config().allowSelfApprove()).reject(PlanIds.parse(id), actor, reason);
+            if (common.json) {
+                out().println(Json.write(Json.object("planId", id, "status", "rejected")));
+            } else {
+                out().println("Plan " + id + " is rejected by " + actor + ".");
+            }
+            return Main.OK;
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package dev.llmsafe.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmsafe.policy.LlmSafeConfig;
+import dev.llmsafe.testing.Engine;
+import dev.llmsafe.testing.ScratchDatabase;
+import dev.llmsafe.testing.ScratchDatabases;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The command line end to end, in-process, on real databases: output and exit status asserted. */
+class CliTest {
+
+    @RegisterExtension
+    static final ScratchDatabases dbs = new ScratchDatabases();
+
+    @TempDir
+    Path dir;
+
+    record Run(int status, String out, String err) {
+    }
+
+    Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int status = Main.run(new Main(Map.of("LLMSAFE_TEST_PW", "")::get, dir), new PrintWriter(out, true),
+                new PrintWriter(err, true), args);
+        return new Run(status, out.toString(), err.toString());
+    }
+
+    Path config(ScratchDatabase db) throws Exception {
+        String conn = "{\"url\": " + new ObjectMapper().writeValueAsString(db.url())
+                + (db.user() == null ? "" : ", \"user\": \"" + db.user() + "\"")
+                + (db.password() == null ? "" : ", \"password\": \"" + db.password() + "\"") + "}";
+        Path file = dir.resolve("llmsafe.json");
+        Files.writeString(file, "{\n  \"connection\": " + conn + ",\n"
+                + (db.engine() == Engine.POSTGRES ? "  \"schema\": \"" + db.name() + "\",\n" : "")
+                + "  \"policy\": {\n    \"allow\": [\"orders\", \"members\"],\n"
+                + "    \"impact\": {\"orders\": \"Changing an order moves money.\"},\n"
+                + "    \"denyIdentifiers\": {\"password_hash\": \"a stored credential\"}\n  }\n}\n");
+        return file;
+    }
+
+    static ScratchDatabase seeded(ScratchDatabase db) throws Exception {
+        db.execute("CREATE TABLE orders (id INT PRIMARY KEY, status VARCHAR(20) NOT NULL, qty INT NOT NULL)",
+                "INSERT INTO orders VALUES (1, 'packed', 1), (2, 'packed', 2), (3, 'shipped', 3)",
+                "CREATE TABLE members (id INT PRIMARY KEY, name VARCHAR(20) NOT NULL, password_hash VARCHAR(60))",
+                "INSERT INTO members VALUES (7, 'Ann', 'x')");
+        return db;
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"SQLITE", "POSTGRES"})
+    void E1_T1_theWholeStoryThroughTheCommandLine(Engine engine) throws Exception {
+        ScratchDatabase db = seeded(dbs.fresh(engine));
+        config(db);
+
+        Run check = run("check");
+        assertThat(check.status()).isEqualTo(Main.NOT_READY);
+        assertThat(check.out()).contains("orders: ready").contains("members: read only")
+                .contains("NOT READY: missing: run `llmsafe migrate` to create it").contains("Ready: no");
+
+        Run planBefore = run("plan", "UPDATE orders SET status = ? WHERE id = ?", "--param", "shipped", "--param", "1",
+                "--as", "assistant");
+        assertThat(planBefore.status()).isEqualTo(Main.REFUSED);
+        assertThat(planBefore.err()).startsWith("Refused (STORE_MISSING)").contains("llmsafe migrate");
+
+        Run migrate = run("migrate");
+        assertThat(migrate.status()).isZero();
+        assertThat(migrate.out()).startsWith("The plan store is at version 1");
+        assertThat(run("migrate").status()).isZero();
+        assertThat(run("check").status()).isZero();
+
+        Run schema = run("schema");
+        assertThat(schema.out()).contains("Table: orders").contains("Changing it: Changing an order moves money.")
+                .contains("Table: members").contains("Read only").doesNotContain("password_hash");
+
+        Run plan = run("plan", "UPDATE orders SET status = ? WHERE status = 'packed'", "--param", "shipped",
+                "--as", "assistant");
+        assertThat(plan.status()).as(plan.err()).isZero();
+        assertThat(plan.out()).contains("is proposed, not applied. Nothing in the database has changed.")
+                .contains("2 rows would change, in 1 column: status").contains("status: 'packed' -> 'shipped'");
+        String id = plan.out().substring(5, 41);
+
+        Run list = run("list", "--status", "proposed");
+        assertThat(list.out()).contains(id).contains("proposed").contains("assistant");
+
+        Run self = run("approve", id, "--as", "Assistant");
+        assertThat(self.status()).isEqualTo(Main.REFUSED);
+        assertThat(self.err()).startsWith("Refused (SELF_APPROVAL)");
+
+        assertThat(run("approve", id, "--as", "alice").out()).contains("is approved by alice");
+        Run apply = run("apply", id, "--as", "bob");
+        assertThat(apply.status()).as(apply.err()).isZero();
+        assertThat(apply.out()).contains("is applied: 2 rows committed, exactly as the card showed.");
+
+        Run show = run("show", id);
+        assertThat(show.out()).contains("Status: applied (approved by alice)").contains("bob  apply  applied");
+
+        Run json = run("show", id, "--json");
+        JsonNode node = new ObjectMapper().readTree(json.out());
+        assertThat(node.get("status").asText()).isEqualTo("applied");
+        assertThat(node.get("plan").get("format").asText()).isEqualTo("llmsafe-plan/1");
+
+        Run again = run("apply", id, "--as", "bob", "--json");
+        assertThat(again.status()).isEqualTo(Main.REFUSED);
+        assertThat(new ObjectMapper().readTree(again.out()).get("error").get("code").asText()).isEqualTo("ALREADY_APPLIED");
+
+        Run read = run("plan", "SELECT * FROM orders", "--as", "assistant");
+        assertThat(read.status()).isEqualTo(Main.REFUSED);
+        assertThat(read.err()).contains("use `llmsafe read`".replace("use ", "Run it with "));
+
+        Run rejected = run("plan", "DELETE FROM orders WHERE id = 3", "--as", "assistant");
+        String second = rejected.out().substring(5, 41);
+        assertThat(run("reject", second, "--as", "carol", "--reason", "keep it").status()).isZero();
+        assertThat(run("apply", second, "--as", "bob").err()).startsWith("Refused (PLAN_CLOSED)");
+    }
+
+    @Test
+    void initPrintsAStartingConfigurationThatLoads() throws Exception {
+        ScratchDatabase db = seeded(dbs.fresh(Engine.SQLITE));
+        Run init = run("init", "--url", db.url());
+        assertThat(init.status()).isZero();
+        assertThat(init.out()).contains("// \"orders\"").contains("// \"members\"");
+        Path file = dir.resolve("init.json");
+        Files.writeString(file, init.out());
+        LlmSafeConfig c = LlmSafeConfig.load(file, Map.<String, String>of()::get);
+        assertThat(c.policy().tables()).isEmpty();
+        assertThat(c.connection().url()).isEqualTo(db.url());
+    }
+
+    @Test
+    void failuresAreOneLineWithACodeAndNoStackTrace() throws Exception {
+        Run none = run("check");
+        assertThat(none.status()).isEqualTo(Main.USAGE);
+        assertThat(none.err()).contains("no configuration: pass --config PATH").doesNotContain("\tat ");
+
+        Files.writeString(dir.resolve("down.json"), "{\"connection\": {\"url\": \"jdbc:postgresql://127.0.0.1:1/none\","
+                + " \"user\": \"x\"}, \"policy\": {\"allow\": [\"orders\"]}}");
+        Run down = run("migrate", "--config", dir.resolve("down.json").toString());
+        assertThat(down.status()).isEqualTo(Main.ERROR);
+        assertThat(down.err().strip().lines().count()).isEqualTo(1);
+        assertThat(down.err()).startsWith("the database could not be used:").contains("--debug shows the stack trace");
+
+        Run debug = run("migrate", "--config", dir.resolve("down.json").toString(), "--debug");
+        assertThat(debug.err()).contains("\tat ");
+
+        Files.writeString(dir.resolve("bad.json"), "{\"connection\": {\"url\": \"jdbc:sqlite:x.db\"}, \"polcy\": {}}");
+        Run bad = run("check", "--config", dir.resolve("bad.json").toString());
+        assertThat(bad.status()).isEqualTo(Main.USAGE);
+        assertThat(bad.err()).contains("polcy: unknown key; did you mean \"policy\"?");
+
+        Run usage = run("approve");
+        assertThat(usage.status()).isEqualTo(Main.USAGE);
+        assertThat(usage.err()).contains("Missing required");
+    }
+
+    @Test
+    void everyCommandHasCompleteHelp() {
+        for (String cmd : new String[] {"init", "migrate", "check", "plan", "schema", "list", "show", "approve", "apply",
+                "reject"}) {
+            Run help = run(cmd, "--help");
+            assertThat(help.status()).isZero();
+            assertThat(help.out()).contains("Usage: llmsafe " + cmd).contains("--config=PATH").contains("--json");
+        }
+    }
+}
