@@ -226,11 +226,9 @@ final class Session {
 
     private void send(JsonNode message) throws IOException {
         byte[] bytes = JsonRpc.write(message).getBytes(StandardCharsets.UTF_8);
-        synchronized (out) {
-            out.write(bytes);
-            out.write('\n');
-            out.flush();
-        }
+        out.write(bytes);
+        out.write('\n');
+        out.flush();
         // System.out is a PrintStream, which swallows write errors; a client that went away must end the session.
         if (out instanceof PrintStream ps && ps.checkError()) {
             throw new IOException("the output is closed");

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -176,7 +177,7 @@ record ToolSpec(String name, String title, String description, List<Param> param
             case NULL:
                 return "null";
             default:
-                return value.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+                return value.getNodeType().name().toLowerCase(Locale.ROOT);
         }
     }
 }
