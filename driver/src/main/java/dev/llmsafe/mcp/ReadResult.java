@@ -1,0 +1,77 @@
+package dev.llmsafe.mcp;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The result of a guarded read, in values that JSON can carry without a converter: each value is a
+ * {@link String}, a {@link Boolean}, {@code null}, or a number ({@link Integer}, {@link Long},
+ * {@link Short}, {@link Byte}, {@link BigInteger}, {@link BigDecimal}, or a finite {@link Double} or
+ * {@link Float}). A value the engine can only render as text (a timestamp, a UUID, binary, an interval,
+ * NaN) is given as its text. Numbers are written exactly as given; a JavaScript client reads a JSON
+ * number as a double, so the engine may choose to give integers beyond 2^53 as text.
+ *
+ * <p>Immutable; the constructor checks the shape and the value types, so a mistake in the engine is
+ * an exception here and not a malformed tool result.
+ *
+ * @param columns the result columns, in order
+ * @param rows each row, one value per column
+ * @param truncated whether more rows matched than the read cap returns (R4)
+ */
+public record ReadResult(List<Column> columns, List<List<Object>> rows, boolean truncated) {
+
+    private static final Set<Class<?>> NUMBERS = Set.of(Integer.class, Long.class, Short.class, Byte.class,
+            BigInteger.class, BigDecimal.class, Double.class, Float.class);
+
+    /** Copies the lists (rows may hold nulls, so not with {@link List#copyOf}) and checks every value. */
+    public ReadResult {
+        columns = List.copyOf(columns);
+        List<List<Object>> copied = new ArrayList<>(rows.size());
+        for (List<Object> row : rows) {
+            if (row.size() != columns.size()) {
+                throw new IllegalArgumentException("row " + copied.size() + " has " + row.size()
+                        + " values for " + columns.size() + " columns");
+            }
+            List<Object> values = new ArrayList<>(row);
+            for (Object v : values) {
+                check(v, copied.size());
+            }
+            copied.add(Collections.unmodifiableList(values));
+        }
+        rows = Collections.unmodifiableList(copied);
+    }
+
+    private static void check(Object v, int row) {
+        if (v == null || v instanceof String || v instanceof Boolean) {
+            return;
+        }
+        if (!NUMBERS.contains(v.getClass())) {
+            throw new IllegalArgumentException("row " + row + ": a " + v.getClass().getName()
+                    + " is not a JSON value; give it as a string");
+        }
+        if ((v instanceof Double d && !Double.isFinite(d)) || (v instanceof Float f && !Float.isFinite(f))) {
+            // JSON has no NaN or infinity; Jackson would write them as strings anyway, silently.
+            throw new IllegalArgumentException("row " + row + ": " + v + " is not a JSON number; give it as a string");
+        }
+    }
+
+    /**
+     * One result column.
+     *
+     * @param name the column's label as the database reports it (two columns may share one)
+     * @param type the database's name for its type, for example {@code int8} or {@code varchar}
+     */
+    public record Column(String name, String type) {
+
+        /** Both are required. */
+        public Column {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(type, "type");
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package dev.llmsafe.mcp;
+
+import static dev.llmsafe.mcp.JsonRpc.invalidParams;
+import static dev.llmsafe.mcp.JsonRpc.quote;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.llmsafe.RefusedException;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The four tools: what {@code tools/list} shows of them and what {@code tools/call} does. There is no
+ * fifth, and none of them approves or applies (DESIGN.md): the list below is the whole surface.
+ *
+ * <p>Each tool's input schema and its argument check are built from the same {@link ToolSpec}, so what
+ * the model is told and what the server accepts cannot drift apart.
+ */
+final class Tools {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Tools.class);
+
+    static final String SQL_READ = "sql_read";
+    static final String SQL_PLAN = "sql_plan";
+    static final String SQL_PLAN_STATUS = "sql_plan_status";
+    static final String SQL_SCHEMA = "sql_schema";
+
+    /** The key under {@code _meta} of a refused call's result that holds the refusal code, for programs. */
+    static final String REFUSAL_META = "dev.llmsafe/refusal";
+
+    private static final List<ToolSpec> SPECS = List.of(
+            new ToolSpec(SQL_READ, "Read rows (guarded)",
+                    "Run one read-only SQL query (SELECT, or WITH ... SELECT) on the tables this server allows. "
+                            + "It runs in a read-only transaction, with a row cap, a time limit and a cost limit; "
+                            + "secret columns and system catalogs are refused. Returns the columns and the rows as "
+                            + "JSON. \"truncated\": true means more rows matched than were returned: narrow the "
+                            + "query. A refused query comes back as an error whose text gives the refusal code, "
+                            + "the reason and what to do instead. Call sql_schema first to learn the tables.",
+                    List.of(ToolSpec.Param.text("sql", "One SELECT statement.", true)),
+                    ToolSpec.Hints.READ_ONLY, OutputSchemas.read()),
+            new ToolSpec(SQL_PLAN, "Propose a write as a plan",
+                    "Propose one UPDATE or DELETE. The statement is executed for real inside a transaction "
+                            + "that is then rolled back, and every affected row is read before and after, so the "
+                            + "result is a confirmation card that shows exactly what would change, and a plan id. "
+                            + "Nothing in the database changes: a person must approve the plan and a separate "
+                            + "applier must apply it, outside this server; no tool here can approve or apply. "
+                            + "Show the card to the user. INSERT, DDL and everything else are refused with a code "
+                            + "and a reason.",
+                    List.of(ToolSpec.Param.text("sql", "One UPDATE or DELETE statement.", true)),
+                    // Not read-only: it runs a write (rolled back) and stores a plan. Not destructive, not
+                    // idempotent (each call stores a new plan), and it reaches only this database.
+                    ToolSpec.Hints.PROPOSES, OutputSchemas.plan()),
+            new ToolSpec(SQL_PLAN_STATUS, "Status of a plan",
+                    "Where a plan stands: proposed, approved, applied, failed, rejected or expired, with the "
+                            + "reason and what happened to it so far. Takes the plan id that sql_plan returned.",
+                    List.of(ToolSpec.Param.text("planId", "The plan id that sql_plan returned.", true)
+                            .lengths(1, 128)),
+                    ToolSpec.Hints.READ_ONLY, OutputSchemas.status()),
+            new ToolSpec(SQL_SCHEMA, "Database schema",
+                    "The tables this server allows: columns, types, nullability, comments, keys, relationships, "
+                            + "and what changing each table means for the business. Secret columns are left out. "
+                            + "format \"text\" (the default) is for reading; \"json\" gives the same as JSON.",
+                    List.of(ToolSpec.Param.choice("format", "\"text\" (default) or \"json\".", List.of("text", "json"))),
+                    ToolSpec.Hints.READ_ONLY, OutputSchemas.schema()));
+
+    private final SqlTools sql;
+
+    Tools(SqlTools sql) {
+        this.sql = sql;
+    }
+
+    /** The result of {@code tools/list}: every tool on one page. */
+    ObjectNode list(ProtocolVersion version, ObjectNode params) throws JsonRpc.Failure {
+        JsonNode cursor = params.get("cursor");
+        if (cursor != null && !cursor.isNull()) {
+            // MCP: an invalid cursor is -32602. This server never hands one out.
+            throw invalidParams("Invalid cursor: this server lists every tool on one page and issues no cursors");
+        }
+        ObjectNode result = JsonRpc.object();
+        ArrayNode tools = result.putArray("tools");
+        for (ToolSpec spec : SPECS) {
+            tools.add(spec.describe(version));
+        }
+        return result;
+    }
+
+    /** The result of {@code tools/call}. */
+    ObjectNode call(ProtocolVersion version, ObjectNode params, String proposer) throws JsonRpc.Failure {
+        JsonNode nameNode = params.get("name");
+        if (nameNode == null || !nameNode.isTextual()) {
+            throw invalidParams("tools/call needs the tool's name as a string");
+        }
+        String name = nameNode.textValue();
+        ToolSpec spec = SPECS.stream().filter(s -> s.name().equals(name)).findFirst()
+                .orElseThrow(() -> invalidParams("Unknown tool: " + quote(name)));
+        JsonNode args = params.get("arguments");
+        if (args == null || args.isNull()) {
+            args = JsonRpc.object();
+        } else if (!args.isObject()) {
+            throw invalidParams("arguments must be a JSON object");
+        }
+        Optional<String> problem = spec.check(args);
+        if (problem.isPresent()) {
+            String message = "Invalid arguments for " + name + ": " + problem.get();
+            if (version.reportsInputErrorsAsToolResults()) {
+                // MCP 2025-11-25 (SEP-1303): the model should see the mistake and correct it.
+                return ToolResult.error(message);
+            }
+            throw invalidParams(message);
+        }
+        try {
+            return run(version, name, args, proposer);
+        } catch (RefusedException e) {
+            LOG.debug("{} refused: {}", name, e.code());
+            ObjectNode result = ToolResult.error(e.getMessage());
+            result.putObject("_meta").put(REFUSAL_META, e.code().name());
+            return result;
+        } catch (SQLException e) {
+            LOG.warn("{} failed in the database (SQLState {}): {}", name, e.getSQLState(), e.getMessage());
+            String state = e.getSQLState() == null ? "" : " (SQLState " + e.getSQLState() + ")";
+            return ToolResult.error("The database reported an error" + state + ": " + e.getMessage());
+        }
+    }
+
+    private ObjectNode run(ProtocolVersion version, String name, JsonNode args, String proposer) throws SQLException {
+        switch (name) {
+            case SQL_READ:
+                return ToolResult.read(version, sql.read(args.get("sql").textValue()));
+            case SQL_PLAN:
+                ProposedPlan plan = sql.plan(args.get("sql").textValue(), proposer);
+                return ToolResult.plan(version, plan.planId(), plan.card(), parseObject(plan.planJson(), "plan JSON"));
+            case SQL_PLAN_STATUS:
+                String id = args.get("planId").textValue();
+                Optional<PlanStatus> status = sql.planStatus(id);
+                if (status.isEmpty()) {
+                    return ToolResult.error("No plan has the id " + quote(id)
+                            + ". Use the id exactly as sql_plan returned it.");
+                }
+                return ToolResult.status(version, status.get());
+            case SQL_SCHEMA:
+                SchemaContext schema = sql.schema();
+                JsonNode format = args.get("format");
+                if (format != null && format.textValue().equals("json")) {
+                    return ToolResult.schemaJson(version, schema.json(), parseObject(schema.json(), "schema JSON"));
+                }
+                return ToolResult.schemaText(version, schema.text());
+            default:
+                throw new IllegalStateException("a tool without a body: " + name);
+        }
+    }
+
+    /** The engine's JSON, as a tree to embed; not an object is a defect of the engine, not of the request. */
+    private static ObjectNode parseObject(String json, String what) {
+        try {
+            JsonNode node = JsonRpc.MAPPER.readTree(json);
+            if (node instanceof ObjectNode object) {
+                return object;
+            }
+            throw new IllegalStateException("the " + what + " from SqlTools is not a JSON object");
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the " + what + " from SqlTools is not valid JSON", e);
+        }
+    }
+}
