@@ -9,9 +9,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** Applies an approved plan. */
-@Command(name = "apply", description = {"Apply an approved plan on applyConnection: lock the rows, check they are",
-        "still what the card showed, run the statement with its stored parameters, check the result against the",
-        "card, and commit; any difference rolls everything back and closes the plan."})
+@Command(name = "apply", description = {"Apply an approved plan, exactly as its card showed, or not at all.",
+        "On applyConnection: lock the rows, check they are still what the card showed, run the statement with its",
+        "stored parameters, check the result against the card, and commit; any difference rolls everything back",
+        "and closes the plan."})
 final class ApplyCommand extends Base {
 
     @Parameters(index = "0", paramLabel = "PLAN", description = "The plan id.")

@@ -8,9 +8,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** Approves a plan. */
-@Command(name = "approve", description = {"Approve a proposed plan. The proposer cannot approve its own plan unless",
-        "--allow-self-approve is given (or allowSelfApprove is set), and then the audit records one actor doing both.",
-        "Actor names are taken at their word: the apply credential is the real boundary."})
+@Command(name = "approve", description = {"Approve a proposed plan.",
+        "The proposer cannot approve its own plan unless --allow-self-approve is given (or allowSelfApprove is",
+        "set), and then the audit records one actor doing both. Actor names are taken at their word: the apply",
+        "credential is the real boundary."})
 final class ApproveCommand extends Base {
 
     @Parameters(index = "0", paramLabel = "PLAN", description = "The plan id.")

@@ -7,10 +7,11 @@ import dev.llmsafe.check.EnvironmentCheck;
 import picocli.CommandLine.Command;
 
 /** The environment report. */
-@Command(name = "check", description = {"Report, per allowlisted table, whether a dry run is possible there (and run",
-        "one on a real row, rolled back), whether the store exists, where each guard sits, which connections share",
-        "a credential, whether the read connection can write, and what is taken on trust.",
-        "Exit status 3 when a table meant to be written is not ready or the store is missing."})
+@Command(name = "check", description = {"Report whether the environment is ready, and where each guard sits.",
+        "Per allowlisted table, whether a dry run is possible there (and one is run on a real row, rolled back);",
+        "whether the store exists; which connections share a credential; whether the read connection can write;",
+        "what is taken on trust. Exit status 3 when a table meant to be written is not ready or the store is",
+        "missing."})
 final class CheckCommand extends Base {
 
     @Override

@@ -11,8 +11,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** Prints a commented starting configuration for a database. */
-@Command(name = "init", description = {"Print a commented starting configuration for a database, listing the",
-        "tables found there. Redirect it to llmsafe.json and edit it: nothing is allowed until you allow it."})
+@Command(name = "init", description = {"Print a commented starting configuration for a database.",
+        "It lists the tables found there. Redirect it to llmsafe.json and edit it: nothing is allowed until you",
+        "allow it."})
 final class InitCommand extends Base {
 
     @Option(names = "--url", required = true, paramLabel = "JDBC_URL",

@@ -4,8 +4,9 @@ import dev.llmsafe.check.Deployment;
 import picocli.CommandLine.Command;
 
 /** Creates or upgrades the plan store. */
-@Command(name = "migrate", description = {"Create the plan store (llmsafe_plans, llmsafe_audit) or upgrade it to this",
-        "version, in the database of storeConnection (else connection). Running it again changes nothing."})
+@Command(name = "migrate", description = {"Create or upgrade the plan store.",
+        "The tables llmsafe_plans and llmsafe_audit, in the database of storeConnection (else connection).",
+        "Running it again changes nothing."})
 final class MigrateCommand extends Base {
 
     @Override

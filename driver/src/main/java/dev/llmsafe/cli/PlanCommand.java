@@ -17,8 +17,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** Proposes an UPDATE or DELETE: a dry run, and the card. */
-@Command(name = "plan", description = {"Run an UPDATE or DELETE as a dry run (for real, rolled back, proven rolled",
-        "back), store the plan and print its card. Nothing in the database changes."})
+@Command(name = "plan", description = {"Propose an UPDATE or DELETE: a dry run, and its card.",
+        "The statement runs for real, is rolled back and the rollback proven; the plan is stored and its card",
+        "printed. Nothing in the database changes."})
 final class PlanCommand extends Base {
 
     @Parameters(index = "0", paramLabel = "SQL", description = "One UPDATE or DELETE; ? for parameters.")

@@ -7,8 +7,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** The schema context for prompts. */
-@Command(name = "schema", description = {"Print the schema context for a model's prompt: allowlisted tables, columns,",
-        "types, nullability, comments, keys, relationships and impact sentences; secret columns left out."})
+@Command(name = "schema", description = {"Print the schema context for a model's prompt.",
+        "Allowlisted tables, columns, types, nullability, comments, keys, relationships and impact sentences;",
+        "secret columns left out."})
 final class SchemaCommand extends Base {
 
     @Option(names = "--format", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE}).")
