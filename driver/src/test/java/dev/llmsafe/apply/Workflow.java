@@ -17,16 +17,12 @@ import dev.llmsafe.store.PlanStore;
 import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabase;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /** Propose, approve and apply on a scratch database, wired as the engine wires them. */
@@ -114,18 +110,7 @@ final class Workflow implements AutoCloseable {
     }
 
     List<String> snapshot(String table) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement s = db.admin().createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM " + table + " ORDER BY 1")) {
-            ResultSetMetaData md = rs.getMetaData();
-            while (rs.next()) {
-                String[] row = new String[md.getColumnCount()];
-                for (int i = 0; i < row.length; i++) {
-                    row[i] = rs.getString(i + 1);
-                }
-                out.add(Arrays.toString(row));
-            }
-        }
-        return out;
+        return db.snapshot(table);
     }
 
     @Override

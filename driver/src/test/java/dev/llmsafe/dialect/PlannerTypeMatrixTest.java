@@ -38,34 +38,11 @@ class PlannerTypeMatrixTest {
     @RegisterExtension
     static final ScratchDatabases dbs = new ScratchDatabases();
 
-    private static TypeMatrix matrix(Engine engine, ScratchDatabase db) {
-        return switch (engine) {
-            case POSTGRES -> new PostgresValueReaderTest() {
-                @Override
-                ScratchDatabase db() {
-                    return db;
-                }
-            };
-            case MYSQL -> new MySqlValueReaderTest() {
-                @Override
-                ScratchDatabase db() {
-                    return db;
-                }
-            };
-            case SQLITE -> new SqliteValueReaderTest() {
-                @Override
-                ScratchDatabase db() {
-                    return db;
-                }
-            };
-        };
-    }
-
     @ParameterizedTest
     @EnumSource(Engine.class)
     void D13_eachSmallestStepIsExactlyOneChangeOnThePlan(Engine engine) throws SQLException {
         ScratchDatabase db = dbs.fresh(engine);
-        TypeMatrix m = matrix(engine, db);
+        TypeMatrix m = TypeMatrix.on(engine, db);
         m.table();
         String snapshot = snapshot(db, m);
         HikariConfig config = new HikariConfig();

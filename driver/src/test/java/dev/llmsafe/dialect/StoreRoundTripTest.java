@@ -40,26 +40,7 @@ class StoreRoundTripTest {
     @EnumSource(Engine.class)
     void A10_everyValueTypeRoundTripsThroughTheStoreAndTheApplyComparesAgainstIt(Engine engine) throws SQLException {
         ScratchDatabase db = dbs.fresh(engine);
-        TypeMatrix m = switch (engine) {
-            case POSTGRES -> new PostgresValueReaderTest() {
-                @Override
-                ScratchDatabase db() {
-                    return db;
-                }
-            };
-            case MYSQL -> new MySqlValueReaderTest() {
-                @Override
-                ScratchDatabase db() {
-                    return db;
-                }
-            };
-            case SQLITE -> new SqliteValueReaderTest() {
-                @Override
-                ScratchDatabase db() {
-                    return db;
-                }
-            };
-        };
+        TypeMatrix m = TypeMatrix.on(engine, db);
         m.table();
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(db.url());

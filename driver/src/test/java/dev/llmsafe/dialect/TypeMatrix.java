@@ -38,6 +38,30 @@ abstract class TypeMatrix {
         }
     }
 
+    /** The matrix of an engine's reader test, on another scratch database. */
+    static TypeMatrix on(dev.llmsafe.testing.Engine engine, ScratchDatabase db) {
+        return switch (engine) {
+            case POSTGRES -> new PostgresValueReaderTest() {
+                @Override
+                ScratchDatabase db() {
+                    return db;
+                }
+            };
+            case MYSQL -> new MySqlValueReaderTest() {
+                @Override
+                ScratchDatabase db() {
+                    return db;
+                }
+            };
+            case SQLITE -> new SqliteValueReaderTest() {
+                @Override
+                ScratchDatabase db() {
+                    return db;
+                }
+            };
+        };
+    }
+
     private static TimeZone jvmZone;
 
     @BeforeAll

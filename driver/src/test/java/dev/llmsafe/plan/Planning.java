@@ -14,13 +14,9 @@ import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabase;
 import dev.llmsafe.testing.TestRole;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import javax.sql.DataSource;
 
@@ -86,20 +82,8 @@ final class Planning implements AutoCloseable {
         return new Proposal(analyze(sql), ps);
     }
 
-    /** Every row of a table as text, in key order: what "nothing changed" is asserted against. */
     List<String> snapshot(String table) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement s = db.admin().createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM " + table + " ORDER BY 1")) {
-            ResultSetMetaData md = rs.getMetaData();
-            while (rs.next()) {
-                String[] row = new String[md.getColumnCount()];
-                for (int i = 0; i < row.length; i++) {
-                    row[i] = rs.getString(i + 1);
-                }
-                out.add(Arrays.toString(row));
-            }
-        }
-        return out;
+        return db.snapshot(table);
     }
 
     @Override

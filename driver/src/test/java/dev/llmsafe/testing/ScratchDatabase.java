@@ -163,6 +163,23 @@ public final class ScratchDatabase implements AutoCloseable {
         return role;
     }
 
+    /** Every row of a table as text, in the order of its first column: what "nothing changed" is asserted on. */
+    public List<String> snapshot(String table) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement s = admin().createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT * FROM " + table + " ORDER BY 1")) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                String[] row = new String[n];
+                for (int i = 0; i < n; i++) {
+                    row[i] = rs.getString(i + 1);
+                }
+                out.add(java.util.Arrays.toString(row));
+            }
+        }
+        return out;
+    }
+
     /** The server's product name and version, for test reports. */
     public String serverVersion() throws SQLException {
         var md = admin().getMetaData();
