@@ -58,7 +58,7 @@ public final class Deployment implements AutoCloseable {
     private final LlmSafeConfig config;
     private final Clock clock;
     private final Map<String, HikariDataSource> pools = new LinkedHashMap<>();
-    private Dialect dialect;
+    private final Map<Role, Dialect> dialects = new java.util.EnumMap<>(Role.class);
     private PlanStore store;
 
     /**
@@ -126,13 +126,23 @@ public final class Deployment implements AutoCloseable {
     }
 
     /** The dialect of the application's database, asked of the planning connection. */
-    public synchronized Dialect dialect() throws SQLException {
-        if (dialect == null) {
-            try (Connection c = pool(Role.PLAN).getConnection()) {
-                dialect = Dialects.of(c, config.schema().orElse(null));
+    public Dialect dialect() throws SQLException {
+        return dialect(Role.PLAN);
+    }
+
+    /**
+     * The dialect as the role's own connection answers: an applying process may hold the apply
+     * credential only, and must not need the planning one to learn what database it talks to.
+     */
+    public synchronized Dialect dialect(Role role) throws SQLException {
+        Dialect d = dialects.get(role);
+        if (d == null) {
+            try (Connection c = pool(role).getConnection()) {
+                d = Dialects.of(c, config.schema().orElse(null));
             }
+            dialects.put(role, d);
         }
-        return dialect;
+        return d;
     }
 
     /** The bounds of dry runs and applies. */
@@ -165,8 +175,8 @@ public final class Deployment implements AutoCloseable {
 
     /** An applier on the apply connection. */
     public Applier applier() throws SQLException {
-        return new Applier(store(), pool(Role.APPLY), dialect(), config.policy(), bounds(), config.allowSelfApprove(),
-                sealKey());
+        return new Applier(store(), pool(Role.APPLY), dialect(Role.APPLY), config.policy(), bounds(),
+                config.allowSelfApprove(), sealKey());
     }
 
     /** Closes every pool this opened. */

@@ -120,6 +120,8 @@ public final class EnvironmentCheck {
         String prefix = deployment.configured(Role.READ) ? "" : "not set, so reads use the caller's connection (the"
                 + " planning credential for the command line); ";
         try (Connection c = deployment.pool(Role.READ).getConnection()) {
+            // The configured schema is pinned on this connection too, so the probe resolves the name as reads do.
+            deployment.dialect(Role.READ).initConnection(c);
             String name = deployment.dialect().renderAsWritten(deployment.config().policy().tables().values().stream()
                     .filter(tp -> tp.name().toString().equals(table.get().name())).findFirst().orElseThrow().name());
             c.setAutoCommit(false);

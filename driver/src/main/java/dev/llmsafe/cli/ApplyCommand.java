@@ -27,7 +27,7 @@ final class ApplyCommand extends Base {
     @Override
     int execute() throws Exception {
         try (Deployment d = deployment()) {
-            Dialect dialect = d.dialect();
+            Dialect dialect = d.dialect(Deployment.Role.APPLY);
             Applier applier = new Applier(d.store(), d.pool(Deployment.Role.APPLY), dialect, d.config().policy(),
                     d.bounds(), allowSelf || d.config().allowSelfApprove(), d.sealKey());
             ApplyResult r = applier.apply(PlanIds.parse(id), actor);

@@ -248,14 +248,16 @@ final class MysqlDialect implements Dialect {
      * No row in a read that could be fresh means the transaction wrote nothing yet.
      */
     private static Optional<Long> rowsModified(Connection c, boolean mustExist) throws SQLException {
-        for (int attempt = 0; attempt < 30; attempt++) {
+        // About six seconds in all: another process reading INNODB_TRX keeps the cache stale while it reads.
+        for (int attempt = 0; attempt < 50; attempt++) {
             String nonce = "n" + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
             List<Object[]> r;
             INNODB_TRX_TURN.lock();
             try {
                 long quiet = INNODB_TRX_QUIET_NS - (System.nanoTime() - lastInnodbTrxRead);
                 if (attempt > 0 && quiet > 0) {
-                    Thread.sleep(quiet / 1_000_000 + 1);
+                    // A little jitter, so that two processes polling in step fall out of step.
+                    Thread.sleep(quiet / 1_000_000 + 1 + ThreadLocalRandom.current().nextInt(attempt < 5 ? 5 : 60));
                 }
                 r = Jdbc.query(c, "SELECT trx_rows_modified, trx_query FROM information_schema.INNODB_TRX"
                         + " WHERE trx_mysql_thread_id = CONNECTION_ID() AND '" + nonce + "' <> ''",
