@@ -1,8 +1,6 @@
 package dev.llmsafe.conformance;
 
 import dev.llmsafe.conformance.ServerId.Flavor;
-import dev.llmsafe.testing.ScratchDatabase;
-import dev.llmsafe.testing.TestRole;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +18,7 @@ final class PlanningRole {
     }
 
     /** SELECT, UPDATE, DELETE on one table, and on PostgreSQL USAGE on the schema to reach it. */
-    static TestRole tableGrantsOnly(ScratchDatabase db, ServerId server, String table, String... extraGrants)
+    static ScratchRole tableGrantsOnly(Scratch db, ServerId server, String table, String... extraGrants)
             throws SQLException {
         List<String> grants = new ArrayList<>();
         if (server.flavor() == Flavor.POSTGRES) {
@@ -35,14 +33,14 @@ final class PlanningRole {
      * The planning role of samples/roles/&lt;flavor&gt;.sql for one written table and, when it has a
      * trigger, the table the trigger writes (null when there is none).
      */
-    static TestRole leastPrivilege(ScratchDatabase db, ServerId server, String table, String triggerTable)
+    static ScratchRole leastPrivilege(Scratch db, ServerId server, String table, String triggerTable)
             throws SQLException {
         return db.createRole(grants(server.flavor(), table, triggerTable).toArray(String[]::new));
     }
 
     /**
      * The "plan" section of the flavor's role script, without its CREATE, for a role that
-     * {@link ScratchDatabase#createRole} makes: {@code {role}} and {@code {db}} are left for it to fill.
+     * {@link Scratch#createRole} makes: {@code {role}} and {@code {db}} are left for it to fill.
      */
     static List<String> grants(Flavor flavor, String table, String triggerTable) {
         String stem = switch (flavor) {
