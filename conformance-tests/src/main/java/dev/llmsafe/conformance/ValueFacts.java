@@ -186,6 +186,12 @@ final class ValueFacts {
         TimeZone.setDefault(TimeZone.getTimeZone(READ_ZONE));
         // A connection opened in this zone: the drivers take the JVM's zone when they connect.
         try (Connection c = db.connect(); Statement s = c.createStatement()) {
+            if (server.flavor() == Flavor.MARIADB || server.flavor() == Flavor.MYSQL) {
+                // The session in UTC, as the dialect pins it, rather than in the server's default zone: the
+                // answer is then the same on a server whose default zone is not UTC. Connector/J's own
+                // conversions still use the JVM's zone, which is what F15 shows.
+                Sql.exec(c, "SET SESSION time_zone = '+00:00'");
+            }
             Answer.Parts parts = new Answer.Parts();
             for (Getter g : v.getters()) {
                 try (ResultSet rs = s.executeQuery("SELECT v FROM " + v.table() + " WHERE id = 1")) {
