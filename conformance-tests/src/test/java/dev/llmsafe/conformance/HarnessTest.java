@@ -3,6 +3,8 @@ package dev.llmsafe.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmsafe.testing.Engine;
+import dev.llmsafe.testing.ScratchDatabases;
+import dev.llmsafe.testing.TestRole;
 import dev.llmsafe.testing.TestServers;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -11,10 +13,12 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -25,6 +29,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * and nothing it created is left behind; the user's SQLite file is not written.
  */
 class HarnessTest {
+
+    @RegisterExtension
+    static final ScratchDatabases dbs = new ScratchDatabases();
 
     @TempDir
     Path dir;
@@ -92,6 +99,34 @@ class HarnessTest {
         Matcher m = Pattern.compile("Scratch: a temporary copy of the file, in (\\S+);").matcher(r.out());
         assertThat(m.find()).as(r.out()).isTrue();
         assertThat(Path.of(m.group(1))).doesNotExist();
+    }
+
+    /**
+     * A credential that may create a schema but not roles: the facts that compare roles are reported
+     * as not measured, with what the credential lacks, the others are measured, and the exit status
+     * says the run is incomplete.
+     */
+    @Test
+    void aCredentialThatCannotCreateRolesLeavesTheRoleFactsNotMeasured() throws Exception {
+        TestServers.Server s = TestServers.require(Engine.POSTGRES);
+        String database = s.url().replaceFirst("^jdbc:postgresql://[^/]+/", "").replaceFirst("\\?.*$", "");
+        TestRole owner = dbs.fresh(Engine.POSTGRES).createRole("GRANT CREATE ON DATABASE " + database + " TO {role}");
+
+        Run r = harness(Map.of("PW", owner.password()), "--url", s.url(), "--user", owner.name(), "--password-env", "PW");
+
+        assertThat(r.status()).as(r.out() + r.err()).isEqualTo(Harness.INCOMPLETE);
+        for (Fact f : List.of(Fact.F20, Fact.F21, Fact.F22, Fact.F23, Fact.F24)) {
+            assertThat(r.out()).containsPattern("(?m)^" + f.name() + "  not measured  " + Pattern.quote(f.title()) + "\\R"
+                    + "     measured: \\(not measured\\)\\R     means:    this credential may not create a role");
+        }
+        assertThat(r.out()).containsPattern("31 facts on PostgreSQL [0-9.]+: \\d+ ok, \\d+ limits?, 0 failing, \\d+ not"
+                + " applicable, 5 not measured")
+                .contains("Exit status 3: some facts could not be measured with this credential");
+        Matcher m = Pattern.compile("Dropped schema (llmsafe_cf_\\d+_[0-9a-f]+)\\.").matcher(r.out());
+        assertThat(m.find()).as(r.out()).isTrue();
+        try (Connection c = s.connect()) {
+            assertThat(Sql.count(c, "SELECT count(*) FROM pg_namespace WHERE nspname = '" + m.group(1) + "'")).isZero();
+        }
     }
 
     @Test
