@@ -12,12 +12,6 @@ import java.util.Map;
  */
 final class Measured {
 
-    /** Measures one fact on the server of a scratch database. */
-    @FunctionalInterface
-    interface Probe {
-        String measure(ScratchDatabase db, ServerId server) throws Exception;
-    }
-
     private static final Map<String, Answer> ANSWERS = new HashMap<>();
 
     private Measured() {
@@ -29,14 +23,15 @@ final class Measured {
      * remembered, so its failure is reported by every test that asks.
      */
     static synchronized Answer answer(Fact fact, ScratchDatabase db) throws Exception {
-        ServerId server = ServerId.of(db);
+        Scratch scratch = new TestScratch(db);
+        ServerId server = ServerId.of(scratch);
         String key = fact.name() + "@" + server.label();
         Answer known = ANSWERS.get(key);
         if (known != null) {
             return known;
         }
         long start = System.nanoTime();
-        Answer answer = new Answer(fact, server, fact.probe().measure(db, server));
+        Answer answer = new Answer(fact, server, fact.probe().measure(scratch, server));
         ANSWERS.put(key, answer);
         System.out.printf("measured %s on %s (%d ms): %s -> %s%n", fact.name(), server.label(),
                 (System.nanoTime() - start) / 1_000_000, fact.title(), answer.text());

@@ -1,8 +1,8 @@
 package dev.llmsafe.conformance;
 
-import dev.llmsafe.testing.Engine;
-import dev.llmsafe.testing.ScratchDatabase;
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -29,9 +29,15 @@ record ServerId(Flavor flavor, String version) {
     private static final Pattern MARIADB = Pattern.compile("(\\d+\\.\\d+\\.\\d+)-MariaDB");
     private static final Pattern NUMBERS = Pattern.compile("^(\\d+(?:\\.\\d+)*)");
 
-    static ServerId of(ScratchDatabase db) throws SQLException {
-        String product = db.admin().getMetaData().getDatabaseProductVersion();
-        if (db.engine() == Engine.MYSQL) {
+    static ServerId of(Scratch db) throws SQLException {
+        return of(db.admin());
+    }
+
+    /** The server a connection talks to. */
+    static ServerId of(Connection c) throws SQLException {
+        String name = c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT);
+        String product = c.getMetaData().getDatabaseProductVersion();
+        if (name.contains("mysql") || name.contains("mariadb")) {
             // Connector/J reports MariaDB as "5.5.5-10.11.19-MariaDB-...": the real version follows the prefix.
             Matcher m = MARIADB.matcher(product);
             if (m.find()) {
@@ -39,7 +45,14 @@ record ServerId(Flavor flavor, String version) {
             }
             return new ServerId(Flavor.MYSQL, numbers(product));
         }
-        return new ServerId(db.engine() == Engine.POSTGRES ? Flavor.POSTGRES : Flavor.SQLITE, numbers(product));
+        if (name.contains("postgresql")) {
+            return new ServerId(Flavor.POSTGRES, numbers(product));
+        }
+        if (name.contains("sqlite")) {
+            return new ServerId(Flavor.SQLITE, numbers(product));
+        }
+        throw new SQLException("the conformance suite measures PostgreSQL, MySQL, MariaDB and SQLite; this is "
+                + c.getMetaData().getDatabaseProductName());
     }
 
     private static String numbers(String product) {

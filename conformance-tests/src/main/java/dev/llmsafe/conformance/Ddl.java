@@ -1,7 +1,6 @@
 package dev.llmsafe.conformance;
 
 import dev.llmsafe.conformance.ServerId.Flavor;
-import dev.llmsafe.testing.ScratchDatabase;
 import java.sql.SQLException;
 
 /** The few DDL shapes the facts need, spelled per flavor. */
@@ -22,7 +21,7 @@ final class Ddl {
      * {@code table(id, v)} with two rows, {@code audit(id, account_id)}, and an AFTER UPDATE trigger
      * on the table that inserts one audit row per updated row.
      */
-    static void tableWithAuditTrigger(ScratchDatabase db, Flavor f, String table, String audit) throws SQLException {
+    static void tableWithAuditTrigger(Scratch db, Flavor f, String table, String audit) throws SQLException {
         db.execute("CREATE TABLE " + table + " (id INT PRIMARY KEY, v INT NOT NULL)",
                 "INSERT INTO " + table + " VALUES (1, 0), (2, 0)",
                 "CREATE TABLE " + audit + " (" + autoId(f) + ", account_id INT NOT NULL)");
@@ -43,7 +42,7 @@ final class Ddl {
      * {@code parent(id, code)} with rows 1 'a' and 2 'b', and {@code child} with two rows pointing at
      * parent 1 through a foreign key with the given action, on {@code id} or on the unique {@code code}.
      */
-    static void parentAndChild(ScratchDatabase db, String parent, String child, String column, String action)
+    static void parentAndChild(Scratch db, String parent, String child, String column, String action)
             throws SQLException {
         String type = column.equals("id") ? "INT" : "VARCHAR(10)";
         String one = column.equals("id") ? "1" : "'a'";

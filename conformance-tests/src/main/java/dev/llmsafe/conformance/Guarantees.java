@@ -1,0 +1,245 @@
+package dev.llmsafe.conformance;
+
+import static dev.llmsafe.conformance.Verdict.fails;
+import static dev.llmsafe.conformance.Verdict.holds;
+import static dev.llmsafe.conformance.Verdict.limit;
+
+import dev.llmsafe.conformance.ServerId.Flavor;
+import dev.llmsafe.conformance.Verdict.Status;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * What each measured answer means for the guarantees, per kind of server: the answer the code was
+ * built on holds; a known limit that every card declares, or that the code does not rely on, is a
+ * limit; anything else fails, an answer nobody has seen before included, because code built on one
+ * measurement is not known to be right on another (fail closed).
+ */
+final class Guarantees {
+
+    private static final Pattern AT_BEGIN = Pattern.compile("\\d+ (update|change|row)s? (counted )?at BEGIN");
+    private static final Instant INSTANT = Instant.parse("2024-02-29T13:45:56.123456Z");
+    private static final DateTimeFormatter TEXT_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS[XXX][X]");
+
+    private Guarantees() {
+    }
+
+    /** The verdict on one answer. */
+    static Verdict judge(Answer a) {
+        Flavor f = a.flavor();
+        String t = a.text();
+        boolean innodb = f == Flavor.MARIADB || f == Flavor.MYSQL;
+        if (t.startsWith("n/a")) {
+            return notApplicable(a);
+        }
+        Verdict v = switch (a.fact()) {
+            case F01 -> serverTimeoutOnWrites(f, t);
+            case F02 -> t.startsWith("stopped with") ? holds("A statement the server's timeout cuts short fails with an"
+                    + " error: a bounded statement is never mistaken for a complete one.")
+                    : f == Flavor.MYSQL && t.startsWith("cut short without an error") ? limit("max_execution_time can cut"
+                            + " a statement short and report success (as MySQL documents for SLEEP): llmsafe relies on"
+                            + " no server timeout on MySQL (F01).")
+                    : f == Flavor.SQLITE && t.equals("no such setting") ? limit("SQLite has no server statement timeout.")
+                    : t.startsWith("cut short without an error") ? fails("A statement cut short by the server's timeout"
+                            + " reports success here: a statement past its bound cannot be told from a complete one.")
+                    : null;
+            case F03, F04 -> t.startsWith("stopped with") && (a.fact() == Fact.F04 || t.endsWith("row unchanged"))
+                    ? holds("Statement.setQueryTimeout stops a long statement here; llmsafe bounds time with the"
+                            + " server's settings and its own cancel (F05), not with this.")
+                    : limit("Statement.setQueryTimeout does not stop a running statement here"
+                            + (f == Flavor.SQLITE ? " (sqlite-jdbc makes it a lock wait bound)" : "")
+                            + ": llmsafe does not rely on it; it cancels from a watchdog (F05).");
+            case F05 -> t.startsWith("stopped with") && t.endsWith("row unchanged")
+                    ? holds("Statement.cancel() from another thread stops a write and leaves the row alone: the"
+                            + " watchdog llmsafe runs past every time bound works here"
+                            + (f == Flavor.SQLITE ? ", and on SQLite it is the only time bound (D6)." : " (D6)."))
+                    : fails("Statement.cancel() does not stop a running write here: a statement past its bound runs on"
+                            + (f == Flavor.SQLITE ? ", and nothing else bounds it on SQLite (D6)." : " (D6)."));
+            case F06 -> t.startsWith("kept:") ? holds("Row locks taken after a savepoint outlive ROLLBACK TO SAVEPOINT"
+                    + " here: a dry run nested in a caller's transaction would hold rows it only pretended to touch,"
+                    + " so llmsafe runs each one on a connection and in a transaction of its own (D4).")
+                    : t.startsWith("released:") ? holds("ROLLBACK TO SAVEPOINT gives the row locks back here; llmsafe"
+                            + " still never nests a dry run in a caller's transaction (D4).") : null;
+            case F07 -> t.startsWith("kept:") ? holds("The write lock outlives ROLLBACK TO SAVEPOINT in this shape too;"
+                    + " llmsafe never nests a dry run (D4).")
+                    : t.startsWith("released:") ? holds("With the savepoint first, the locks come back: the comfortable"
+                            + " shape; F06 is the one a caller's transaction has (D4).") : null;
+            case F08 -> t.equals("INSERT before it: committed · CREATE TABLE: committed")
+                    ? holds("DDL commits the transaction around it, the writes before it included: DDL never reaches a"
+                            + " dry run, it is refused (W12).")
+                    : t.equals("INSERT before it: rolled back · CREATE TABLE: rolled back")
+                            ? holds("DDL is transactional here; llmsafe refuses it all the same (W12).") : null;
+            case F09 -> t.equals("1 (rows matched)") ? holds("A same-value UPDATE counts its row as affected with these"
+                    + " URL settings: the dry run compares rows matched with the rows it shows (D9) and finds the"
+                    + " unchanged ones itself (D10).")
+                    : t.equals("0 (rows changed)") ? fails("With these URL settings the count is rows changed"
+                            + " (useAffectedRows=true?): a plan that leaves a matched row unchanged is refused"
+                            + " ROW_COUNT_MISMATCH. Remove useAffectedRows from llmsafe's URLs (E2).") : null;
+            case F10 -> innodb && t.equals("0 (rows changed)") ? holds("useAffectedRows=true turns the count into rows"
+                            + " changed: llmsafe must know which one is in force, and check probes it (E2).") : null;
+            case F11 -> exact(a, "getString") ? holds("64-bit integers arrive exact, as the text llmsafe reads (D13).")
+                    : fails(lostValue());
+            case F12 -> exact(a, "getString") && exact(a, "getBigDecimal") ? holds("BIGINT UNSIGNED arrives exact as text"
+                            + " and as BigDecimal; getLong refuses it rather than wrapping (D13).")
+                    : f == Flavor.SQLITE ? limit("SQLite stores an integer above 2^63-1 as a REAL: the value is lost"
+                            + " when it is written, before llmsafe sees it; the card shows what was stored.")
+                    : fails(lostValue());
+            case F13 -> exact(a, "getString") && exact(a, "getBigDecimal") ? holds("DECIMAL(38,10) arrives exact (D13).")
+                    : f == Flavor.SQLITE ? limit("SQLite stores a 38-digit decimal as a REAL: the value is lost when it"
+                            + " is written; the card shows what was stored.")
+                    : fails(lostValue());
+            case F14 -> exact(a, "getString") ? holds("A microsecond timestamp arrives exact as text, the form llmsafe"
+                    + " reads it in" + (f == Flavor.SQLITE ? "; sqlite-jdbc's LocalDateTime getter misreads the"
+                            + " microseconds, and llmsafe does not use it" : "") + " (D13).")
+                    : fails(lostValue());
+            case F15 -> sameInstant(a.find("getString"), f) ? holds("A timestamp with time zone arrives as the same"
+                    + " instant as text" + (innodb ? " in the session zone llmsafe pins; Connector/J's Timestamp and"
+                            + " OffsetDateTime shift it by the JVM's zone, and llmsafe does not use them" : "") + " (D13).")
+                    : fails(lostValue());
+            case F16 -> exact(a, "getString") ? holds("A zero date arrives as what it is through getString, which llmsafe"
+                            + " reads; getObject refuses it (D13).") : fails(lostValue());
+            case F17 -> exact(a, "getString") ? holds("JSON arrives as the text stored (D13).")
+                    : f == Flavor.MYSQL && a.find("getString").orElse("").equals("'{\"role\": \"admin\"}'")
+                            ? holds("MySQL returns JSON normalised; llmsafe compares JSON by content (D13).")
+                            : fails(lostValue());
+            case F18 -> exact(a, "getString") || a.find("getString").orElse("").equals("'{\"role\": \"admin\"}'")
+                            ? holds("JSONB is normalised on the way in; llmsafe compares it by content (D13).")
+                            : fails(lostValue());
+            case F19 -> exact(a, "getBytes") ? holds("Binary arrives exact through getBytes, which llmsafe uses;"
+                    + " getString is not a way to read it (D13).") : fails(lostValue());
+            case F20 -> catalog(a, f, f == Flavor.POSTGRES ? "pg_trigger 1" : "1", "the table's trigger",
+                    "a plan could miss the columns a trigger sets (D8)");
+            case F21 -> catalog(a, f, f == Flavor.POSTGRES ? "pg_constraint CASCADE" : "CASCADE",
+                    "an inbound ON DELETE CASCADE and its rule", "a DELETE could remove rows in another table that the"
+                            + " card does not show (D15)");
+            case F22 -> measure(a, f, "accounts 1 updated + audit 1 inserted", "2 rows modified",
+                    "2 (changes() 1), measured 2 changes", "a trigger's write");
+            case F23 -> measure(a, f, "child 2 deleted + parent 1 deleted", "3 rows modified",
+                    "3 (changes() 1), measured 3 changes", "the rows an ON DELETE CASCADE deletes");
+            case F24 -> measure(a, f, "child 2 updated + parent 1 updated", "3 rows modified",
+                    "3 (changes() 1), measured 3 changes", "the rows an ON UPDATE CASCADE changes");
+            case F25 -> t.equals(switch (f) {
+                case POSTGRES -> "reported 1, measured accounts 1 updated";
+                case MARIADB, MYSQL -> "reported 1, measured 2 rows modified";
+                case SQLITE -> "reported 1 (changes() 1), measured 1 change";
+            }) ? holds(innodb ? "InnoDB counts an UPDATE of the primary key twice, and llmsafe allows for it (D14)."
+                    : "An UPDATE of the primary key counts once (D14).")
+                    : fails("An UPDATE of the primary key is counted differently from what llmsafe allows for: plans"
+                            + " that change a key would be refused, or a side effect mistaken for the key change (D14).");
+            case F26 -> t.equals("no row for the transaction until it touches InnoDB") || AT_BEGIN.matcher(t).matches()
+                    ? holds("The side-effect measure is taken as a difference of two reads inside the dry run's"
+                            + " transaction, whatever it shows at BEGIN (D14).") : null;
+            case F27 -> innodb ? (a.find("read 0.12 s after the last read").orElse("").equals("up to date")
+                    ? holds("INNODB_TRX is a snapshot refreshed only after 0.1 s without readers: llmsafe waits that"
+                            + " out and checks that the snapshot is its own (D14).")
+                    : fails("INNODB_TRX is not up to date even after 0.1 s without readers: side effects could be"
+                            + " missed, or every plan is SIDE_EFFECTS_UNKNOWN (D14)."))
+                    : t.equals("read at once: up to date") ? holds("The side-effect measure is live (D14).")
+                    : fails("The side-effect measure lags behind the statement here: a side effect could be missed (D14).");
+            case F28 -> t.endsWith("DELETE of the parent cascades") ? holds("Foreign key actions happen with the"
+                    + " driver's defaults: a dry run sees the cascades (D15).")
+                    : f == Flavor.SQLITE ? limit("sqlite-jdbc leaves foreign keys off by default: llmsafe turns them on"
+                            + " for its dry runs and applies, so a cascade is measured; the application's own"
+                            + " connections cascade only with foreign_keys=true.")
+                    : limit("Foreign key actions are off by default here: no cascade happens on llmsafe's connections,"
+                            + " nor on the application's with the same settings.");
+            case F29 -> t.startsWith("stopped with") && t.endsWith(", 0 rows written") ? holds("A read-only session"
+                    + " stops a write hidden in a function a SELECT calls: the server guards reads too (R3).")
+                    : fails("A read-only session does not stop a writing function here: the server-side guard of"
+                            + " reads is missing (R3).");
+            case F30 -> t.startsWith("stopped with") && t.endsWith(", 0 rows written") ? holds("A read-only transaction"
+                            + " stops a write hidden in a function a SELECT calls (R3).")
+                    : fails("A read-only transaction does not stop a writing function here (R3).");
+            case F31 -> t.startsWith("not stopped") ? limit("Connection.setReadOnly is no guard with this driver and"
+                    + " server: llmsafe sets the session read-only in SQL, and check proves the read connection"
+                    + " cannot write (R3, E7).")
+                    : t.startsWith("stopped with") ? holds("setReadOnly stops the write here; llmsafe sets the session"
+                            + " read-only in SQL all the same (R3).")
+                    : t.startsWith("setReadOnly refused") ? holds("sqlite-jdbc refuses setReadOnly on an open"
+                            + " connection; llmsafe uses PRAGMA query_only (R3).") : null;
+        };
+        return v != null ? v : fails("llmsafe was not built on this answer (" + a.fact().title() + "): what it"
+                + " relies on here is unknown. Report it with this output.");
+    }
+
+    /** An answer "n/a (why)": the fact does not apply to this kind of database. */
+    private static Verdict notApplicable(Answer a) {
+        String why = a.text().replaceFirst("^n/a \\((.*)\\)$", "$1");
+        String meaning = switch (a.fact()) {
+            case F20, F21 -> "SQLite has no roles: whoever opens the file reads the whole schema, and the file's"
+                    + " permissions are the only guard of its data.";
+            case F30 -> "SQLite has no read-only transactions; PRAGMA query_only (F29) is the guard of reads.";
+            default -> "Does not apply here: " + why + ".";
+        };
+        return new Verdict(Status.NOT_APPLICABLE, meaning);
+    }
+
+    private static Verdict serverTimeoutOnWrites(Flavor f, String t) {
+        boolean stopped = t.startsWith("stopped with") && t.endsWith("row unchanged");
+        return switch (f) {
+            case POSTGRES, MARIADB -> stopped ? holds("The server stops a write at the statement bound llmsafe sets"
+                    + " on dry runs and applies, and leaves the row alone (D6, A9).")
+                    : fails("The server's statement bound (" + (f == Flavor.POSTGRES ? "statement_timeout"
+                            : "max_statement_time") + ") does not stop a write here, and the cards do not say so (D6, E3).");
+            case MYSQL -> stopped ? holds("max_execution_time stops a write here: more than llmsafe assumes of MySQL.")
+                    : limit("No statement timeout on writes here: the row ceiling, the lock wait bound and the"
+                            + " client-side cancel (F05) are the only bounds, and every card says so (E3).");
+            case SQLITE -> t.equals("no such setting") ? limit("No statement timeout on SQLite: the client cancels a"
+                    + " statement that runs past its bound (F05), and every card says so (E3).") : null;
+        };
+    }
+
+    /** A catalog fact: the least-privilege role of samples/roles must see what the dialect asks about. */
+    private static Verdict catalog(Answer a, Flavor f, String seen, String what, String otherwise) {
+        Optional<String> least = a.find(CatalogFacts.LEAST);
+        if (least.isPresent() && (least.get().equals(seen) || least.get().startsWith(seen + ","))) {
+            return holds("The planning role of samples/roles sees " + what + " where llmsafe asks.");
+        }
+        return fails("The planning role of samples/roles does not see " + what + " where llmsafe asks: " + otherwise
+                + ". The grants in samples/roles are not enough on this server.");
+    }
+
+    /** A side-effect fact: the measure must count what the statement wrote elsewhere, as the planning role. */
+    private static Verdict measure(Answer a, Flavor f, String postgres, String innodb, String sqlite, String what) {
+        boolean ok = switch (f) {
+            case POSTGRES -> a.find(CatalogFacts.LEAST).orElse("").equals("reported 1, measured " + postgres);
+            case MARIADB, MYSQL -> a.find(CatalogFacts.LEAST).orElse("").equals("reported 1, measured " + innodb);
+            case SQLITE -> a.text().equals("reported " + sqlite);
+        };
+        return ok ? holds("The side-effect measure counts " + what + (f == Flavor.SQLITE ? "" : ", read as the planning"
+                + " role of samples/roles") + " (D14).")
+                : fails("The side-effect measure does not count " + what + (f == Flavor.SQLITE ? "" : " as the planning"
+                        + " role of samples/roles") + ": a side effect could go unseen, or every plan is refused (D14).");
+    }
+
+    private static boolean exact(Answer a, String getter) {
+        return a.find(getter).map(v -> v.equals("exact") || v.endsWith(" exact")).orElse(false);
+    }
+
+    /** Whether a getString answer, quoted, is 2024-02-29 13:45:56.123456 UTC (no offset: the session's UTC). */
+    private static boolean sameInstant(Optional<String> quoted, Flavor f) {
+        if (quoted.isEmpty() || !quoted.get().startsWith("'") || !quoted.get().endsWith("'")) {
+            return false;
+        }
+        String text = quoted.get().substring(1, quoted.get().length() - 1);
+        try {
+            var parsed = TEXT_TIME.parseBest(text, OffsetDateTime::from, LocalDateTime::from);
+            Instant i = parsed instanceof OffsetDateTime o ? o.toInstant()
+                    : ((LocalDateTime) parsed).toInstant(ZoneOffset.UTC);
+            return i.equals(INSTANT);
+        } catch (DateTimeParseException e) {
+            return false;
+        }
+    }
+
+    private static String lostValue() {
+        return "The getter llmsafe reads this type with does not return the stored value exactly here: a card could"
+                + " show a wrong value, or miss a change (D13). Report it with this output.";
+    }
+}
