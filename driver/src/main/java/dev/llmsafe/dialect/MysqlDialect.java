@@ -303,6 +303,9 @@ final class MysqlDialect implements Dialect {
         out.add("InnoDB counts the rows a transaction writes in total, not per table: side effects are measured"
                 + " as a number of rows, without the tables they are in.");
         out.add("Foreign keys from other databases are visible only to a credential with privileges there.");
+        out.add("The side-effect measure comes from INNODB_TRX, which the server refreshes only when nobody has read"
+                + " it for 0.1 s: a tool reading it several times a second can keep a dry run from measuring, and"
+                + " the dry run is then refused (SIDE_EFFECTS_UNKNOWN).");
         return out;
     }
 
