@@ -215,28 +215,38 @@ final class MysqlDialect implements Dialect {
 
     @Override
     public WriteMeter writeMeter(Connection c, boolean written) throws SQLException {
-        long before;
-        try {
-            // INNODB_TRX counts this transaction only: before its first write the count is 0.
-            before = written ? rowsModified(c, false).orElse(0L) : 0L;
-        } catch (SQLException e) {
-            String why = "information_schema.INNODB_TRX cannot be read (" + e.getMessage()
-                    + "); grant the PROCESS privilege to the planning user to measure side effects";
-            return () -> Writes.unknown(why);
+        long before = 0;
+        if (written) {
+            // This transaction has written, so it is in INNODB_TRX: a reading without it is stale, never 0.
+            Optional<Long> b;
+            try {
+                b = rowsModified(c);
+            } catch (SQLException e) {
+                return () -> Writes.unknown(privilege(e));
+            }
+            if (b.isEmpty()) {
+                return () -> Writes.unknown("InnoDB did not show this transaction in a fresh INNODB_TRX snapshot");
+            }
+            before = b.get();
         }
+        long start = before;
         return () -> {
             Optional<Long> after;
             try {
-                after = rowsModified(c, true);
+                after = rowsModified(c);
             } catch (SQLException e) {
-                return Writes.unknown("information_schema.INNODB_TRX cannot be read (" + e.getMessage()
-                        + "); grant the PROCESS privilege to the planning user to measure side effects");
+                return Writes.unknown(privilege(e));
             }
             if (after.isEmpty()) {
                 return Writes.unknown("InnoDB did not show this transaction in a fresh INNODB_TRX snapshot");
             }
-            return Writes.total(after.get() - before);
+            return Writes.total(after.get() - start);
         };
+    }
+
+    private static String privilege(SQLException e) {
+        return "information_schema.INNODB_TRX cannot be read (" + e.getMessage()
+                + "); grant the PROCESS privilege to the planning user to measure side effects";
     }
 
     /**
@@ -245,9 +255,9 @@ final class MysqlDialect implements Dialect {
      * 10.11, SPEC.md F27: a read right after a statement is behind); a snapshot is fresh when trx_query
      * shows the reading query itself, recognised by a nonce. Readers in this JVM take turns, each more
      * than 0.1 s after the last, or dry runs running side by side would keep each other's reads stale.
-     * No row in a read that could be fresh means the transaction wrote nothing yet.
+     * It is called only once the transaction has written, so a reading without its row is stale too.
      */
-    private static Optional<Long> rowsModified(Connection c, boolean mustExist) throws SQLException {
+    private static Optional<Long> rowsModified(Connection c) throws SQLException {
         // About six seconds in all: another process reading INNODB_TRX keeps the cache stale while it reads.
         for (int attempt = 0; attempt < 50; attempt++) {
             String nonce = "n" + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
@@ -271,9 +281,6 @@ final class MysqlDialect implements Dialect {
             }
             if (!r.isEmpty() && r.get(0)[1] != null && ((String) r.get(0)[1]).contains(nonce)) {
                 return Optional.of((Long) r.get(0)[0]);
-            }
-            if (r.isEmpty() && !mustExist && attempt > 0) {
-                return Optional.empty();
             }
         }
         return Optional.empty();
