@@ -229,8 +229,13 @@ class GuardedStatement<S extends Statement> extends DelegatingStatement<S> {
     @Override
     public boolean getMoreResults(int mode) throws SQLException {
         S d = d();
-        closeCurrent();
-        boolean more = d.getMoreResults(Statement.CLOSE_ALL_RESULTS);
+        if (mode == Statement.KEEP_CURRENT_RESULT) {
+            current = null;
+        } else {
+            closeCurrent();
+        }
+        // sqlite-jdbc knows only the default mode.
+        boolean more = mode == Statement.CLOSE_CURRENT_RESULT ? d.getMoreResults() : d.getMoreResults(mode);
         if (more) {
             ResultSet rs = d.getResultSet();
             guard.checkColumns(rs);
