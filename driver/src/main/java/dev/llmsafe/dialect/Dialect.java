@@ -51,6 +51,14 @@ public interface Dialect {
      */
     void begin(Connection c, Bounds bounds) throws SQLException;
 
+    /**
+     * Rolls back the transaction of a dry run; the caller then returns the connection to auto-commit.
+     * SQLite needs more than {@code rollback()} (see its implementation).
+     */
+    default void rollback(Connection c) throws SQLException {
+        c.rollback();
+    }
+
     /** Resolves a name as the database would (schema, case folding, quoting) and describes the table. */
     Optional<TableInfo> table(Connection c, QualifiedName name) throws SQLException;
 

@@ -72,6 +72,19 @@ final class SqliteDialect implements Dialect {
         c.setAutoCommit(false);
     }
 
+    /**
+     * sqlite-jdbc begins the next transaction the moment it rolls one back, in the connection's mode; an
+     * IMMEDIATE one takes the write lock, and ending it (returning to auto-commit commits it) then waits for
+     * every other connection's reader to finish: measured, a dry run failed with SQLITE_BUSY while another
+     * connection had a result set open. The next transaction is made DEFERRED, which takes no lock;
+     * {@link #initConnection} makes it IMMEDIATE again for the next dry run.
+     */
+    @Override
+    public void rollback(Connection c) throws SQLException {
+        c.unwrap(SQLiteConnection.class).getConnectionConfig().setTransactionMode(SQLiteConfig.TransactionMode.DEFERRED);
+        c.rollback();
+    }
+
     @Override
     public Optional<TableRef> resolve(Connection c, QualifiedName name) throws SQLException {
         return lookup(c, name).map(r -> new TableRef(r[3], r[0]));

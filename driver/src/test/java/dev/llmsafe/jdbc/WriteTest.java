@@ -242,6 +242,21 @@ class WriteTest {
 
     @ParameterizedTest
     @EnumSource(Engine.class)
+    void D4_aDryRunIsNotHeldUpByAnOpenResultSetOnTheCallersConnection(Engine engine) throws SQLException {
+        Guarded g = guarded(engine);
+        try (Connection c = g.connect(); Statement reader = c.createStatement(); Statement s = c.createStatement()) {
+            // SQLite: the open cursor holds a read lock, which ending an IMMEDIATE transaction would wait for.
+            java.sql.ResultSet open = reader.executeQuery("SELECT id FROM orders ORDER BY id");
+            assertThat(open.next()).isTrue();
+            long start = System.nanoTime();
+            g.plannedUnchanged(() -> s.executeUpdate("UPDATE orders SET qty = 7 WHERE id = 3"));
+            assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(1_500);
+            assertThat(open.next()).isTrue();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
     void J7_aPlanIsPlanPendingExceptionWhoseMessageIsTheCard(Engine engine) throws Exception {
         Guarded g = guarded(engine);
         try (Connection c = g.connect(); Statement s = c.createStatement()) {
