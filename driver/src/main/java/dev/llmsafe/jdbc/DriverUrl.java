@@ -116,7 +116,7 @@ final class DriverUrl {
                 String key = decode(eq < 0 ? pair : pair.substring(0, eq));
                 String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
                 if (key.toLowerCase(Locale.ROOT).startsWith("llmsafe.")) {
-                    fromUrl.put(own(key), value);
+                    putOnce(fromUrl, own(key), value);
                 } else if (removes(dialect, key, value)) {
                     removed.add(key + "=" + value);
                 } else {
@@ -134,7 +134,7 @@ final class DriverUrl {
             for (String key : info.stringPropertyNames()) {
                 String value = info.getProperty(key);
                 if (key.toLowerCase(Locale.ROOT).startsWith("llmsafe.")) {
-                    fromProperties.put(own(key), value);
+                    putOnce(fromProperties, own(key), value);
                 } else if (removes(dialect, key, value)) {
                     removed.add(key + "=" + value);
                 } else {
@@ -161,14 +161,20 @@ final class DriverUrl {
                 + " jdbc:mariadb:) and SQLite (jdbc:sqlite:); this URL names none of them: " + redacted(url), "08001");
     }
 
+    /** One of llmsafe's own names, exactly as written: a mistyped or mis-cased one must not fall back to a default. */
     private static String own(String key) throws SQLException {
-        String k = key.toLowerCase(Locale.ROOT);
-        if (!OWN.contains(k)) {
-            // A mistyped llmsafe.confg must not fall back silently to another configuration.
+        if (!OWN.contains(key)) {
             throw new SQLException("unknown parameter " + key + "; llmsafe reads " + String.join(" and ", OWN.stream()
-                    .sorted().toList()), "08001");
+                    .sorted().toList()) + ", spelled exactly so", "08001");
         }
-        return k;
+        return key;
+    }
+
+    /** A parameter given twice in one place is an error: which of the two would win is the driver's secret. */
+    private static void putOnce(Map<String, String> map, String key, String value) throws SQLException {
+        if (map.putIfAbsent(key, value) != null) {
+            throw new SQLException(key + " is given twice; give it once", "08001");
+        }
     }
 
     private static boolean removes(SqlDialect dialect, String key, String value) {

@@ -152,6 +152,10 @@ class DriverTest {
         p.setProperty("llmsafe.config", "/a.json");
         assertThatThrownBy(() -> parse("jdbc:llmsafe:sqlite:/tmp/a.db?llmsafe.config=/b.json", p).own(DriverUrl.CONFIG))
                 .hasMessageContaining("give it once");
+        assertThatThrownBy(() -> DriverUrl.parse("jdbc:llmsafe:sqlite:/tmp/a.db?llmsafe.config=/a.json&llmsafe.config=/b.json",
+                null)).hasMessageContaining("given twice");
+        assertThatThrownBy(() -> DriverUrl.parse("jdbc:llmsafe:sqlite:/tmp/a.db?llmsafe.Config=/a.json", null))
+                .hasMessageContaining("unknown parameter llmsafe.Config");
     }
 
     @ParameterizedTest
