@@ -21,6 +21,8 @@ import java.util.Calendar;
  * reaching the vendor result set, and a value getter past the row cap throws instead of reading the
  * one extra row fetched to detect truncation.
  */
+// JDBC's deprecated methods are still methods of the interface, and must be wrapped like the rest.
+@SuppressWarnings("deprecation")
 abstract class DelegatingResultSet implements ResultSet {
 
     private final ResultSet delegate;

@@ -116,10 +116,15 @@ final class Guard {
         }
         ResultSet rs;
         ReadWatchdog watchdog = engine.watchdog();
-        try (ReadWatchdog.Watch watch = watchdog == null ? null : watchdog.watch(statement)) {
+        ReadWatchdog.Watch watch = watchdog == null ? null : watchdog.watch(statement);
+        try {
             rs = execution.run();
         } catch (SQLException e) {
             throw translate(e);
+        } finally {
+            if (watch != null) {
+                watch.close();
+            }
         }
         if (rs != null) {
             checkColumns(rs);

@@ -1,25 +1,13 @@
 package dev.llmsafe.jdbc;
 
-import java.sql.Array;
-import java.sql.Blob;
 import java.sql.CallableStatement;
-import java.sql.Clob;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
-import java.sql.NClob;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLClientInfoException;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
-import java.sql.SQLXML;
-import java.sql.Savepoint;
-import java.sql.ShardingKey;
 import java.sql.Statement;
-import java.sql.Struct;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -30,12 +18,11 @@ import org.slf4j.LoggerFactory;
  * The model's connection. Everything it runs is read through a {@link Guard} on the read connection,
  * which is in a read-only session that the server enforces from the moment it is opened; UPDATE and
  * DELETE become plans on the engine's own connections. Statements are created forward-only and
- * read-only whatever the caller asks (R4, J3; a {@link SQLWarning} says so), procedure calls are
- * refused (J4), and no setter can leave the read-only session or move name resolution elsewhere (J6).
- * Transaction methods pass through: on a connection that only reads, in a read-only session, a COMMIT
- * commits nothing.
+ * read-only whatever the caller asks (R4, J3; a {@link SQLWarning} says so) and procedure calls are
+ * refused (J4); the setters that could widen the session are in {@link ReadOnlySessionConnection}
+ * (J6), the plain pass-through in {@link DelegatingConnection}.
  */
-final class GuardedConnection implements Connection {
+final class GuardedConnection extends ReadOnlySessionConnection {
 
     private static final Logger LOG = LoggerFactory.getLogger(GuardedConnection.class);
 
@@ -46,12 +33,12 @@ final class GuardedConnection implements Connection {
     private final Guard guard;
     private final Runnable onClose;
     private final Set<GuardedStatement<?>> statements = ConcurrentHashMap.newKeySet();
-    private volatile boolean closed;
     private GuardedMetaData metaData;
     private SQLWarning warnings;
 
     private GuardedConnection(Engine engine, Connection raw, Connection exec, boolean ownsRaw, Guard guard,
             Runnable onClose) {
+        super(exec);
         this.engine = engine;
         this.raw = raw;
         this.exec = exec;
@@ -97,13 +84,6 @@ final class GuardedConnection implements Connection {
             onClose.run();
             throw e;
         }
-    }
-
-    private Connection d() throws SQLException {
-        if (closed) {
-            throw Wrappers.closed("connection");
-        }
-        return exec;
     }
 
     Guard guard() {
@@ -237,119 +217,6 @@ final class GuardedConnection implements Connection {
                 + " rows before it runs (J4). Send the SELECT, UPDATE or DELETE it would run.");
     }
 
-    // ---- the read-only session cannot be left (J6) ----
-
-    /** Accepted and ignored: the session stays read-only on the server whatever is asked (F31). */
-    @Override
-    public void setReadOnly(boolean readOnly) throws SQLException {
-        d();
-        if (!readOnly) {
-            LOG.debug("setReadOnly(false) ignored: the connection stays read-only");
-        }
-    }
-
-    @Override
-    public boolean isReadOnly() throws SQLException {
-        d();
-        return true;
-    }
-
-    /** Refused unless it names the current catalog: names would resolve elsewhere than they were checked. */
-    @Override
-    public void setCatalog(String catalog) throws SQLException {
-        if (!Objects.equals(catalog, d().getCatalog())) {
-            throw Guard.forbidden("setCatalog(" + catalog + ")", "the catalog decides which tables names resolve to,"
-                    + " and stays as the connection was opened (J6). Open a connection to that database instead.");
-        }
-    }
-
-    /** Refused unless it names the current schema, for the same reason. */
-    @Override
-    public void setSchema(String schema) throws SQLException {
-        if (!Objects.equals(schema, d().getSchema())) {
-            throw Guard.forbidden("setSchema(" + schema + ")", "the schema decides which tables names resolve to, and"
-                    + " stays as configured (J6). Qualify the table names instead, or configure \"schema\".");
-        }
-    }
-
-    /** Passes through: no isolation level makes a read-only session writable (asserted per database). */
-    @Override
-    public void setTransactionIsolation(int level) throws SQLException {
-        d().setTransactionIsolation(level);
-    }
-
-    @Override
-    public int getTransactionIsolation() throws SQLException {
-        return d().getTransactionIsolation();
-    }
-
-    @Override
-    public void setAutoCommit(boolean autoCommit) throws SQLException {
-        d().setAutoCommit(autoCommit);
-    }
-
-    @Override
-    public boolean getAutoCommit() throws SQLException {
-        return d().getAutoCommit();
-    }
-
-    @Override
-    public void commit() throws SQLException {
-        d().commit();
-    }
-
-    @Override
-    public void rollback() throws SQLException {
-        d().rollback();
-    }
-
-    @Override
-    public Savepoint setSavepoint() throws SQLException {
-        return new GuardedSavepoint(d().setSavepoint());
-    }
-
-    @Override
-    public Savepoint setSavepoint(String name) throws SQLException {
-        return new GuardedSavepoint(d().setSavepoint(name));
-    }
-
-    @Override
-    public void rollback(Savepoint savepoint) throws SQLException {
-        d().rollback(GuardedSavepoint.delegate(savepoint));
-    }
-
-    @Override
-    public void releaseSavepoint(Savepoint savepoint) throws SQLException {
-        d().releaseSavepoint(GuardedSavepoint.delegate(savepoint));
-    }
-
-    @Override
-    public boolean setShardingKeyIfValid(ShardingKey shardingKey, ShardingKey superShardingKey, int timeout)
-            throws SQLException {
-        throw shardingRefused();
-    }
-
-    @Override
-    public boolean setShardingKeyIfValid(ShardingKey shardingKey, int timeout) throws SQLException {
-        throw shardingRefused();
-    }
-
-    @Override
-    public void setShardingKey(ShardingKey shardingKey, ShardingKey superShardingKey) throws SQLException {
-        throw shardingRefused();
-    }
-
-    @Override
-    public void setShardingKey(ShardingKey shardingKey) throws SQLException {
-        throw shardingRefused();
-    }
-
-    private SQLException shardingRefused() throws SQLException {
-        d();
-        return Guard.forbidden("setShardingKey", "a sharding key moves the connection to other data than was checked"
-                + " (J6).");
-    }
-
     // ---- objects the connection makes ----
 
     @Override
@@ -363,131 +230,9 @@ final class GuardedConnection implements Connection {
         }
     }
 
-    /** An array to bind as a read's parameter; unwrapped again when it is bound. */
-    @Override
-    public Array createArrayOf(String typeName, Object[] elements) throws SQLException {
-        return new GuardedArray(d().createArrayOf(typeName, elements));
-    }
-
-    @Override
-    public Blob createBlob() throws SQLException {
-        throw lobRefused("createBlob");
-    }
-
-    @Override
-    public Clob createClob() throws SQLException {
-        throw lobRefused("createClob");
-    }
-
-    @Override
-    public NClob createNClob() throws SQLException {
-        throw lobRefused("createNClob");
-    }
-
-    @Override
-    public SQLXML createSQLXML() throws SQLException {
-        throw lobRefused("createSQLXML");
-    }
-
-    @Override
-    public Struct createStruct(String typeName, Object[] attributes) throws SQLException {
-        throw lobRefused("createStruct");
-    }
-
-    private SQLException lobRefused(String what) throws SQLException {
-        d();
-        return Guard.forbidden(what, "large objects live in the database on some drivers (pgjdbc), so making one"
-                + " writes, and none can be kept in a plan. Bind a String or bytes.");
-    }
-
-    // ---- pass-through: harmless on a connection that only reads ----
-
-    @Override
-    public String nativeSQL(String sql) throws SQLException {
-        return d().nativeSQL(sql);
-    }
-
-    @Override
-    public String getCatalog() throws SQLException {
-        return d().getCatalog();
-    }
-
-    @Override
-    public String getSchema() throws SQLException {
-        return d().getSchema();
-    }
-
-    @Override
-    public Map<String, Class<?>> getTypeMap() throws SQLException {
-        return d().getTypeMap();
-    }
-
-    @Override
-    public void setTypeMap(Map<String, Class<?>> map) throws SQLException {
-        d().setTypeMap(map);
-    }
-
-    @Override
-    public void setHoldability(int holdability) throws SQLException {
-        d().setHoldability(holdability);
-    }
-
-    @Override
-    public int getHoldability() throws SQLException {
-        return d().getHoldability();
-    }
-
     @Override
     public boolean isValid(int timeout) throws SQLException {
-        return !closed && exec.isValid(timeout) && (raw == exec || raw.isValid(timeout));
-    }
-
-    @Override
-    public void setClientInfo(String name, String value) throws SQLClientInfoException {
-        checkClientInfo();
-        exec.setClientInfo(name, value);
-    }
-
-    @Override
-    public void setClientInfo(Properties properties) throws SQLClientInfoException {
-        checkClientInfo();
-        exec.setClientInfo(properties);
-    }
-
-    private void checkClientInfo() throws SQLClientInfoException {
-        if (closed) {
-            throw new SQLClientInfoException("this connection is closed", "08003", 0, Map.of());
-        }
-    }
-
-    @Override
-    public String getClientInfo(String name) throws SQLException {
-        return d().getClientInfo(name);
-    }
-
-    @Override
-    public Properties getClientInfo() throws SQLException {
-        return d().getClientInfo();
-    }
-
-    @Override
-    public void setNetworkTimeout(Executor executor, int milliseconds) throws SQLException {
-        d().setNetworkTimeout(executor, milliseconds);
-    }
-
-    @Override
-    public int getNetworkTimeout() throws SQLException {
-        return d().getNetworkTimeout();
-    }
-
-    @Override
-    public void beginRequest() throws SQLException {
-        d().beginRequest();
-    }
-
-    @Override
-    public void endRequest() throws SQLException {
-        d().endRequest();
+        return !closed() && exec.isValid(timeout) && (raw == exec || raw.isValid(timeout));
     }
 
     @Override
@@ -528,15 +273,14 @@ final class GuardedConnection implements Connection {
 
     @Override
     public boolean isClosed() throws SQLException {
-        return closed || exec.isClosed();
+        return closed() || exec.isClosed();
     }
 
     @Override
     public void close() throws SQLException {
-        if (closed) {
+        if (!markClosed()) {
             return;
         }
-        closed = true;
         try {
             for (GuardedStatement<?> s : statements) {
                 s.closeQuietly();
@@ -570,10 +314,9 @@ final class GuardedConnection implements Connection {
 
     @Override
     public void abort(Executor executor) throws SQLException {
-        if (closed) {
+        if (!markClosed()) {
             return;
         }
-        closed = true;
         try {
             if (exec != raw) {
                 exec.abort(executor);

@@ -29,6 +29,8 @@ import java.util.Calendar;
  * kept as what they are, and a plan refuses them. llmsafe's own wrappers (an array from
  * {@code createArrayOf}) are unwrapped before the vendor driver sees them.
  */
+// JDBC's deprecated methods are still methods of the interface, and must be wrapped like the rest.
+@SuppressWarnings("deprecation")
 abstract class ParameterCapture extends GuardedStatement<PreparedStatement> implements PreparedStatement {
 
     /** What a plan keeps, one per {@code ?}; null when the statement is a read. */

@@ -23,6 +23,8 @@ import java.sql.Timestamp;
  * every method that changes a row, or moves to the insert row, is refused here. Statements are also
  * created read-only, so the vendor driver would refuse too; this does not depend on it.
  */
+// JDBC's deprecated methods are still methods of the interface, and must be wrapped like the rest.
+@SuppressWarnings("deprecation")
 abstract class ReadOnlyResultSet extends DelegatingResultSet {
 
     ReadOnlyResultSet(ResultSet delegate) {

@@ -5,10 +5,10 @@
  * is package-private.
  *
  * <p>The guarded surface is auditable in one place per JDBC type: {@code Guard} makes every decision
- * about a statement; {@code GuardedConnection}, {@code GuardedStatement},
- * {@code GuardedPreparedStatement}, {@code GuardedResultSet} and {@code GuardedMetaData} hold every
- * method that runs SQL, hands out a JDBC object or could widen the session; {@code ReadOnlyResultSet}
- * refuses every method that writes a row. The {@code Delegating*} classes hold only pass-through
+ * about a statement; {@code GuardedConnection}, {@code ReadOnlySessionConnection},
+ * {@code GuardedStatement}, {@code GuardedPreparedStatement} with {@code ParameterCapture},
+ * {@code GuardedResultSet} and {@code GuardedMetaData} hold every method that runs SQL, hands out a JDBC
+ * object or could widen the session; {@code ReadOnlyResultSet} refuses every method that writes a row. The {@code Delegating*} classes hold only pass-through
  * methods, one per line, that do none of that; {@code WrapperTest} checks both, method by method,
  * against the java.sql interfaces of the running JDK.
  *

@@ -83,8 +83,13 @@ class WrapperTest {
     static final Set<String> ROW_WRITERS = Set.of("insertRow", "updateRow", "deleteRow", "refreshRow",
             "moveToInsertRow", "moveToCurrentRow", "cancelRowUpdates");
 
-    static final List<Class<?>> PASS_THROUGH = List.of(DelegatingStatement.class, DelegatingResultSet.class,
-            DelegatingMetaData.class);
+    static final List<Class<?>> PASS_THROUGH = List.of(DelegatingConnection.class, DelegatingStatement.class,
+            DelegatingResultSet.class, DelegatingMetaData.class);
+
+    /** The Connection methods that create statements or objects, or could widen the session (J6). */
+    static final Set<String> CONNECTION_SURFACE = Set.of("setReadOnly", "isReadOnly", "setCatalog", "setSchema",
+            "setAutoCommit", "setTransactionIsolation", "commit", "rollback", "setSavepoint", "releaseSavepoint",
+            "setShardingKey", "setShardingKeyIfValid", "abort", "close", "isValid", "getWarnings", "clearWarnings");
 
     private static Method implementation(Class<?> wrapper, Method m) {
         try {
@@ -134,6 +139,14 @@ class WrapperTest {
                 assertThat(n.startsWith("execute") || update || n.equals("addBatch") || n.equals("unwrap")
                         || n.equals("isWrapperFor") || n.equals("next") || ROW_WRITERS.contains(n) || n.equals("close"))
                         .as(pass.getSimpleName() + "." + n + " belongs to the guarded surface").isFalse();
+            }
+        }
+        for (Method m : interfaceMethods(Connection.class).toList()) {
+            String n = m.getName();
+            if (CONNECTION_SURFACE.contains(n) || n.startsWith("create") || n.startsWith("prepare") || n.equals("unwrap")
+                    || n.equals("isWrapperFor") || JDBC_OBJECTS.contains(m.getReturnType())) {
+                assertThat(PASS_THROUGH).as("Connection." + n).doesNotContain(implementation(GuardedConnection.class, m)
+                        .getDeclaringClass());
             }
         }
         Map<Class<?>, Class<?>> surface = new LinkedHashMap<>();
