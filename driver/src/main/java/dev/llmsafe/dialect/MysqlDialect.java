@@ -220,8 +220,15 @@ final class MysqlDialect implements Dialect {
     public WriteMeter writeMeter(Connection c, boolean written) throws SQLException {
         long before;
         try {
-            // INNODB_TRX counts this transaction only: before its first write the count is 0.
-            before = written ? rowsModified(c, false).orElse(0L) : 0L;
+            // INNODB_TRX counts this transaction only: before its first write the count is 0. After one, the
+            // transaction must be in a fresh snapshot: an empty answer is then a stale snapshot (another
+            // process read INNODB_TRX meanwhile), never 0, which would count the earlier write as a side
+            // effect of this statement.
+            Optional<Long> earlier = written ? rowsModified(c, true) : Optional.of(0L);
+            if (earlier.isEmpty()) {
+                return () -> Writes.unknown("InnoDB did not show this transaction in a fresh INNODB_TRX snapshot");
+            }
+            before = earlier.get();
         } catch (SQLException e) {
             String why = "information_schema.INNODB_TRX cannot be read (" + e.getMessage()
                     + "); grant the PROCESS privilege to the planning user to measure side effects";
