@@ -64,6 +64,15 @@ public enum Refusal {
     /** R5: a read whose estimated cost is above the bound. */
     COST_TOO_HIGH("54000"),
 
+    // J: the JDBC surface
+    /**
+     * J1, J3, J4, J6: a JDBC method that could write around the guard, leave the read-only session or
+     * hand out the vendor driver's own objects.
+     */
+    FORBIDDEN_JDBC("42501"),
+    /** J7: the plan was measured, but no plan store is configured to keep it, so nothing was proposed. */
+    NO_PLAN_STORE("55000"),
+
     // W4, W6, W7, W11 need the catalog; D: the dry run
     /** W7 as well: the statement would change a primary key column, which the plan tracks rows by. */
     KEY_CHANGE("42501"),

@@ -5,6 +5,7 @@ import dev.llmsafe.policy.QualifiedName;
 import dev.llmsafe.sql.LexSettings;
 import dev.llmsafe.sql.SqlDialect;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
@@ -38,10 +39,25 @@ public interface Dialect {
     void initConnection(Connection c) throws SQLException;
 
     /**
+     * Pins the configured schema on a connection, so that names resolve there whatever the role's
+     * default (PostgreSQL's search_path); nothing elsewhere. Part of {@link #initConnection}.
+     */
+    default void pinSchema(Connection c) throws SQLException {
+    }
+
+    /**
      * Opens the transaction of a dry run or an apply, with the bounds as real session settings
      * (D6, E3), and on SQLite the write lock up front.
      */
     void begin(Connection c, Bounds bounds) throws SQLException;
+
+    /**
+     * Rolls back the transaction of a dry run; the caller then returns the connection to auto-commit.
+     * SQLite needs more than {@code rollback()} (see its implementation).
+     */
+    default void rollback(Connection c) throws SQLException {
+        c.rollback();
+    }
 
     /** Resolves a name as the database would (schema, case folding, quoting) and describes the table. */
     Optional<TableInfo> table(Connection c, QualifiedName name) throws SQLException;
@@ -116,6 +132,64 @@ public interface Dialect {
      */
     default long affectedRows(Connection c, long driverCount) throws SQLException {
         return driverCount;
+    }
+
+    // ---- reads (R1, R3, R5) ----
+
+    /**
+     * R3, R5: makes a connection that only reads a read-only session that the server itself enforces,
+     * with the read timeout as a server setting where the server has one. In SQL, because
+     * {@code Connection.setReadOnly} guards nothing on any of the three drivers (SPEC.md F31) while
+     * the session setting stops even a write inside a function (F29). Runs in auto-commit mode, so
+     * that it also covers the next transaction the caller opens.
+     *
+     * @param timeoutMs the longest a read may run, in milliseconds
+     */
+    void beginReadSession(Connection c, int timeoutMs) throws SQLException;
+
+    /** Undoes {@link #beginReadSession}, for a connection that goes back to an application's own pool. */
+    void endReadSession(Connection c) throws SQLException;
+
+    /**
+     * Whether {@link #beginReadSession} bounds a read's time on the server. Where it does not (SQLite),
+     * the caller cancels a read from the client when it runs past the bound.
+     */
+    boolean boundsReadTime();
+
+    /** R3: whether an error is the server refusing to write in a read-only session or transaction. */
+    boolean isReadOnlyViolation(SQLException e);
+
+    /**
+     * R1: the functions among {@code names} that are stored routines written in SQL or a procedural
+     * language, which can read any table the credential can, whatever the allowlist says. Built-in
+     * functions (and those implemented in C) are not returned.
+     */
+    Set<String> queryingRoutines(Connection c, Set<QualifiedName> names) throws SQLException;
+
+    /**
+     * R5: what the database estimates a read costs, from plain EXPLAIN (never EXPLAIN ANALYZE, which
+     * runs the statement).
+     *
+     * @param sql the read, as it will run
+     * @param parameters binds the read's parameters to the EXPLAIN statement
+     * @param tables the tables the read uses, resolved
+     */
+    ReadCost explainCost(Connection c, String sql, Binder parameters, Set<TableRef> tables) throws SQLException;
+
+    /** Binds a statement's parameters to another statement (the EXPLAIN of a read). */
+    @FunctionalInterface
+    interface Binder {
+        /** Sets the parameters on {@code ps}. */
+        void bind(PreparedStatement ps) throws SQLException;
+    }
+
+    /**
+     * An estimate and what it counts; the units differ per database, so a bound is set per database.
+     *
+     * @param estimate the estimate
+     * @param unit what the estimate counts, for the refusal message
+     */
+    record ReadCost(double estimate, String unit) {
     }
 
     /** Measures what a transaction writes. */

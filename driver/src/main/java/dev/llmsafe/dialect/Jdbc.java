@@ -38,6 +38,31 @@ final class Jdbc {
         return r.isEmpty() ? null : r.get(0);
     }
 
+    /** Work on a connection. */
+    interface Work {
+        void run() throws SQLException;
+    }
+
+    /**
+     * Runs session settings in auto-commit mode and restores the caller's mode: a setting made inside
+     * an open transaction would not cover that transaction on PostgreSQL and MySQL. Ending auto-commit
+     * first commits the transaction that was open, as JDBC says; callers use it on connections that
+     * have only read.
+     */
+    static void inAutoCommit(Connection c, Work work) throws SQLException {
+        boolean autoCommit = c.getAutoCommit();
+        if (!autoCommit) {
+            c.setAutoCommit(true);
+        }
+        try {
+            work.run();
+        } finally {
+            if (!autoCommit) {
+                c.setAutoCommit(false);
+            }
+        }
+    }
+
     static void execute(Connection c, String sql) throws SQLException {
         try (var s = c.createStatement()) {
             s.execute(sql);

@@ -5,7 +5,10 @@ import dev.llmsafe.policy.Identifier;
 import dev.llmsafe.policy.QualifiedName;
 import dev.llmsafe.sql.LexSettings;
 import dev.llmsafe.sql.SqlDialect;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -297,6 +300,83 @@ final class MysqlDialect implements Dialect {
                     rs -> rs.getString(1), schema, n.last().text()));
         }
         return out;
+    }
+
+    @Override
+    public void beginReadSession(Connection c, int timeoutMs) throws SQLException {
+        Jdbc.inAutoCommit(c, () -> {
+            // Measured on MariaDB 10.11 (SPEC.md F29): this stops a stored function's INSERT (1792).
+            Jdbc.execute(c, "SET SESSION TRANSACTION READ ONLY");
+            // MySQL's max_execution_time bounds only SELECT, which is all a read is.
+            Jdbc.execute(c, mariadb ? "SET SESSION max_statement_time = " + timeoutMs / 1000.0
+                    : "SET SESSION max_execution_time = " + timeoutMs);
+        });
+    }
+
+    @Override
+    public void endReadSession(Connection c) throws SQLException {
+        Jdbc.inAutoCommit(c, () -> {
+            Jdbc.execute(c, "SET SESSION TRANSACTION READ WRITE");
+            Jdbc.execute(c, mariadb ? "SET SESSION max_statement_time = DEFAULT" : "SET SESSION max_execution_time = DEFAULT");
+        });
+    }
+
+    @Override
+    public boolean boundsReadTime() {
+        return true;
+    }
+
+    @Override
+    public boolean isReadOnlyViolation(SQLException e) {
+        return e.getErrorCode() == 1792 || "25006".equals(e.getSQLState());
+    }
+
+    @Override
+    public Set<String> queryingRoutines(Connection c, Set<QualifiedName> names) throws SQLException {
+        Set<String> out = new LinkedHashSet<>();
+        for (QualifiedName n : names) {
+            // Every stored function is SQL, in any database: a call may reach one in another database.
+            // The catalog lists the routines the credential may run, which are the ones that matter.
+            out.addAll(Jdbc.query(c, "SELECT DISTINCT ROUTINE_NAME FROM information_schema.ROUTINES"
+                    + " WHERE ROUTINE_TYPE = 'FUNCTION' AND LOWER(ROUTINE_NAME) = LOWER(?)",
+                    rs -> rs.getString(1), n.last().text()));
+        }
+        return out;
+    }
+
+    @Override
+    public ReadCost explainCost(Connection c, String sql, Binder parameters, Set<TableRef> tables) throws SQLException {
+        if (!mariadb) {
+            String plan = explain(c, "EXPLAIN FORMAT=JSON " + sql, parameters, rs -> rs.getString(1)).get(0);
+            JsonNode cost = Explain.json(plan).path("query_block").path("cost_info").path("query_cost");
+            if (cost.isMissingNode()) {
+                throw new SQLException("EXPLAIN did not give a query cost: " + plan);
+            }
+            return new ReadCost(Double.parseDouble(cost.asText()), "MySQL cost units (EXPLAIN's query_cost)");
+        }
+        // MariaDB's EXPLAIN gives no cost (measured on 10.11): the product of its row estimates is what
+        // a nested-loop join would examine, an overestimate where the parts are independent.
+        double rows = 1;
+        for (Long r : explain(c, "EXPLAIN " + sql, parameters, rs -> {
+            long n = rs.getLong("rows");
+            return rs.wasNull() ? 1L : n;
+        })) {
+            rows *= Math.max(1, r);
+        }
+        return new ReadCost(rows, "rows examined (the product of EXPLAIN's row estimates)");
+    }
+
+    private static <T> List<T> explain(Connection c, String sql, Binder parameters, Jdbc.Row<T> row) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            parameters.bind(ps);
+            List<T> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(row.map(rs));
+                }
+            }
+            return out;
+        }
     }
 
     @Override

@@ -6,7 +6,10 @@ import dev.llmsafe.policy.QualifiedName;
 import dev.llmsafe.sql.LexSettings;
 import dev.llmsafe.sql.SqlDialect;
 import java.sql.Array;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -52,6 +55,11 @@ final class PostgresDialect implements Dialect {
 
     @Override
     public void initConnection(Connection c) throws SQLException {
+        pinSchema(c);
+    }
+
+    @Override
+    public void pinSchema(Connection c) throws SQLException {
         Jdbc.execute(c, "SET search_path TO " + (schema.quoted() ? quote(schema.text()) : schema.text()));
     }
 
@@ -207,13 +215,77 @@ final class PostgresDialect implements Dialect {
         if (names.isEmpty()) {
             return Set.of();
         }
+        Array array = c.createArrayOf("text", folded(names).toArray());
+        return new LinkedHashSet<>(Jdbc.query(c, "SELECT DISTINCT proname FROM pg_proc"
+                + " WHERE proname = ANY(?) AND provolatile = 'v'", rs -> rs.getString(1), array));
+    }
+
+    @Override
+    public void beginReadSession(Connection c, int timeoutMs) throws SQLException {
+        Jdbc.inAutoCommit(c, () -> {
+            // The session's default for every later transaction, so a read in the caller's own
+            // transaction is covered too; only SET (refused in statements) could undo it.
+            Jdbc.execute(c, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+            Jdbc.execute(c, "SET statement_timeout = '" + timeoutMs + "ms'");
+        });
+    }
+
+    @Override
+    public void endReadSession(Connection c) throws SQLException {
+        Jdbc.inAutoCommit(c, () -> {
+            Jdbc.execute(c, "SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE");
+            Jdbc.execute(c, "RESET statement_timeout");
+        });
+    }
+
+    @Override
+    public boolean boundsReadTime() {
+        return true;
+    }
+
+    @Override
+    public boolean isReadOnlyViolation(SQLException e) {
+        return "25006".equals(e.getSQLState());
+    }
+
+    @Override
+    public Set<String> queryingRoutines(Connection c, Set<QualifiedName> names) throws SQLException {
+        if (names.isEmpty()) {
+            return Set.of();
+        }
+        Array array = c.createArrayOf("text", folded(names).toArray());
+        // By name in every schema, not by how the call resolves: a false refusal beats a routine that
+        // reads tables the allowlist does not name. C and internal functions run no SQL of their own
+        // (dblink and its like are refused by name).
+        return new LinkedHashSet<>(Jdbc.query(c, "SELECT DISTINCT p.proname FROM pg_proc p"
+                + " JOIN pg_namespace n ON n.oid = p.pronamespace JOIN pg_language l ON l.oid = p.prolang"
+                + " WHERE p.proname = ANY(?) AND n.nspname NOT IN ('pg_catalog', 'information_schema')"
+                + " AND l.lanname NOT IN ('c', 'internal')", rs -> rs.getString(1), array));
+    }
+
+    private static Set<String> folded(Set<QualifiedName> names) {
         Set<String> folded = new LinkedHashSet<>();
         for (QualifiedName n : names) {
             folded.add(n.last().quoted() ? n.last().text() : n.last().text().toLowerCase(Locale.ROOT));
         }
-        Array array = c.createArrayOf("text", folded.toArray());
-        return new LinkedHashSet<>(Jdbc.query(c, "SELECT DISTINCT proname FROM pg_proc"
-                + " WHERE proname = ANY(?) AND provolatile = 'v'", rs -> rs.getString(1), array));
+        return folded;
+    }
+
+    @Override
+    public ReadCost explainCost(Connection c, String sql, Binder parameters, Set<TableRef> tables) throws SQLException {
+        String plan;
+        try (PreparedStatement ps = c.prepareStatement("EXPLAIN (FORMAT JSON) " + sql)) {
+            parameters.bind(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                plan = rs.getString(1);
+            }
+        }
+        JsonNode total = Explain.json(plan).path(0).path("Plan").path("Total Cost");
+        if (!total.isNumber()) {
+            throw new SQLException("EXPLAIN did not give a total cost: " + plan);
+        }
+        return new ReadCost(total.asDouble(), "PostgreSQL cost units (EXPLAIN's total cost)");
     }
 
     @Override

@@ -5,6 +5,8 @@ import dev.llmsafe.policy.QualifiedName;
 import dev.llmsafe.sql.LexSettings;
 import dev.llmsafe.sql.SqlDialect;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +30,9 @@ final class SqliteDialect implements Dialect {
             + "(?:IF\\s+NOT\\s+EXISTS\\s+)?(?:\"(?:[^\"]|\"\")*\"|`[^`]*`|\\[[^\\]]*\\]|[^\\s(]+)(?:\\s*\\.\\s*"
             + "(?:\"(?:[^\"]|\"\")*\"|`[^`]*`|\\[[^\\]]*\\]|[^\\s(]+))?\\s+(BEFORE|AFTER|INSTEAD\\s+OF)?\\s*"
             + "(DELETE|INSERT|UPDATE)\\b");
+
+    /** A step of EXPLAIN QUERY PLAN that visits a table: {@code SCAN t}, {@code SEARCH t USING ...}. */
+    private static final Pattern PLAN_STEP = Pattern.compile("^(SCAN|SEARCH) (?:TABLE )?(\\S+)");
 
     private final String product;
     private final ValueReader values = ValueReader.sqlite();
@@ -65,6 +70,19 @@ final class SqliteDialect implements Dialect {
         Jdbc.execute(c, "PRAGMA busy_timeout = " + bounds.lockTimeoutMs());
         // With the IMMEDIATE transaction mode set at init, this takes the database's write lock now.
         c.setAutoCommit(false);
+    }
+
+    /**
+     * sqlite-jdbc begins the next transaction the moment it rolls one back, in the connection's mode; an
+     * IMMEDIATE one takes the write lock, and ending it (returning to auto-commit commits it) then waits for
+     * every other connection's reader to finish: measured, a dry run failed with SQLITE_BUSY while another
+     * connection had a result set open. The next transaction is made DEFERRED, which takes no lock;
+     * {@link #initConnection} makes it IMMEDIATE again for the next dry run.
+     */
+    @Override
+    public void rollback(Connection c) throws SQLException {
+        c.unwrap(SQLiteConnection.class).getConnectionConfig().setTransactionMode(SQLiteConfig.TransactionMode.DEFERRED);
+        c.rollback();
     }
 
     @Override
@@ -192,6 +210,72 @@ final class SqliteDialect implements Dialect {
     @Override
     public Set<String> volatileFunctions(Connection c, Set<QualifiedName> names) {
         return Set.of();
+    }
+
+    @Override
+    public void beginReadSession(Connection c, int timeoutMs) throws SQLException {
+        // Per connection and immediate (SPEC.md F29); SQLite has no statement timeout to set.
+        Jdbc.execute(c, "PRAGMA query_only = ON");
+    }
+
+    @Override
+    public void endReadSession(Connection c) throws SQLException {
+        Jdbc.execute(c, "PRAGMA query_only = OFF");
+    }
+
+    @Override
+    public boolean boundsReadTime() {
+        return false;
+    }
+
+    @Override
+    public boolean isReadOnlyViolation(SQLException e) {
+        return (e.getErrorCode() & 0xff) == 8; // SQLITE_READONLY
+    }
+
+    @Override
+    public Set<String> queryingRoutines(Connection c, Set<QualifiedName> names) {
+        // SQLite has no stored routines; functions an application registers are in no catalog (a
+        // limitation printed on every card).
+        return Set.of();
+    }
+
+    /**
+     * SQLite prints no cost. The estimate is the rows its plan visits: the product of the sizes of
+     * the tables it scans in full (a table it cannot name, such as an alias or a materialized
+     * subquery, counts as the largest table of the read), an equality search counting as one row and
+     * a range search as the whole table. Rough, and on the side of refusing.
+     */
+    @Override
+    public ReadCost explainCost(Connection c, String sql, Binder parameters, Set<TableRef> tables) throws SQLException {
+        List<String> details = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("EXPLAIN QUERY PLAN " + sql)) {
+            parameters.bind(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    details.add(rs.getString("detail"));
+                }
+            }
+        }
+        java.util.Map<String, Long> sizes = new java.util.HashMap<>();
+        long largest = 1;
+        for (TableRef t : tables) {
+            long n = Long.parseLong(Jdbc.string(c, "SELECT count(*) FROM " + render(t)));
+            sizes.put(t.name().toLowerCase(Locale.ROOT), n);
+            largest = Math.max(largest, n);
+        }
+        double rows = 1;
+        for (String d : details) {
+            Matcher m = PLAN_STEP.matcher(d);
+            if (!m.find() || m.group(2).equalsIgnoreCase("CONSTANT")) {
+                continue;
+            }
+            boolean equality = m.group(1).equals("SEARCH") && d.matches(".*\\((?:[^()<>]*=\\?(?: AND )?)+\\).*");
+            if (!equality) {
+                rows *= Math.max(1, sizes.getOrDefault(m.group(2).toLowerCase(Locale.ROOT), largest));
+            }
+        }
+        return new ReadCost(rows, "rows visited (SQLite reports no cost: the sizes of the tables its plan visits)");
     }
 
     @Override

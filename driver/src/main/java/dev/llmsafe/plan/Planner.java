@@ -129,7 +129,7 @@ public final class Planner {
 
     private void rollback(Connection c) throws SQLException {
         try {
-            c.rollback();
+            dialect.rollback(c);
         } finally {
             c.setAutoCommit(true);
         }

@@ -24,6 +24,8 @@ import java.util.Set;
  * @param identifiers every identifier token, unquoted, in lower case: what secret and engine-table
  *     checks match against, so that an alias or an unusual position cannot hide a name
  * @param functions every function called, as written
+ * @param wholeRows the tables and aliases the statement reads as whole rows ({@code row_to_json(t)},
+ *     {@code t.*} inside an expression), in lower case: they carry every column, secret ones too (R2)
  */
 public record Analysis(
         Kind kind,
@@ -38,7 +40,8 @@ public record Analysis(
         boolean returning,
         Set<QualifiedName> tables,
         Set<String> identifiers,
-        Set<QualifiedName> functions) {
+        Set<QualifiedName> functions,
+        Set<String> wholeRows) {
 
     /** What a statement does. */
     public enum Kind {
@@ -56,6 +59,7 @@ public record Analysis(
         tables = Set.copyOf(tables);
         identifiers = Set.copyOf(identifiers);
         functions = Set.copyOf(functions);
+        wholeRows = Set.copyOf(wholeRows);
     }
 
     /** Whether this is an UPDATE or a DELETE. */

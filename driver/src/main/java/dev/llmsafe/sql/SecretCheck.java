@@ -18,8 +18,17 @@ public final class SecretCheck {
     private SecretCheck() {
     }
 
-    /** Refuses the statement when it names a secret. */
+    /**
+     * Refuses the statement when it names a secret, or, where the policy has secrets, when it reads a
+     * whole row ({@code row_to_json(t)}), which carries the secret columns under another name.
+     */
     public static void check(Analysis analysis, Policy policy) throws RefusedException {
+        if (!policy.secrets().isEmpty() && !analysis.wholeRows().isEmpty()) {
+            String name = analysis.wholeRows().iterator().next();
+            throw new RefusedException(Refusal.DENIED_IDENTIFIER, "the statement reads whole rows of " + name
+                    + " (a table or alias used as a value, or " + name + ".* inside an expression), which would"
+                    + " carry every column, secret ones included. Name the columns you need instead.");
+        }
         for (Map.Entry<QualifiedName, String> secret : policy.secrets().entrySet()) {
             String name = secret.getKey().last().text().toLowerCase(Locale.ROOT);
             if (analysis.identifiers().contains(name)) {

@@ -315,7 +315,7 @@ public final class StatementAnalyzer {
                         + " where the statement begins like a read");
             }
             return new Analysis(Kind.READ, settings, text, parameterCount(0, text.length()), null, null, 0, 0,
-                    List.of(), false, tables(statement), identifiers(), functions);
+                    List.of(), false, tables(statement), identifiers(), functions, wholeRows(statement));
         }
 
         // ---- writes ----
@@ -440,7 +440,7 @@ public final class StatementAnalyzer {
             int before = parameterCount(0, where.start());
             int inside = parameterCount(where.end(), whereEnd);
             return new Analysis(kind, settings, text, parameterCount(0, text.length()), target, condition, before,
-                    inside, setColumns, hasReturning, tables(statement), identifiers(), functions);
+                    inside, setColumns, hasReturning, tables(statement), identifiers(), functions, wholeRows(statement));
         }
 
         private Identifier setColumn(Column c, Table target) throws RefusedException {
@@ -475,6 +475,14 @@ public final class StatementAnalyzer {
                 throw Parsing.disagreement("the parser cannot list the tables the statement uses (" + e + ")");
             }
             return out;
+        }
+
+        private Set<String> wholeRows(Statement statement) throws RefusedException {
+            try {
+                return WholeRows.of(statement);
+            } catch (RuntimeException e) {
+                throw Parsing.disagreement("the parser cannot list what the statement reads (" + e + ")");
+            }
         }
 
         private Set<String> identifiers() {

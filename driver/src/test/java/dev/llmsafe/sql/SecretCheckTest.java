@@ -41,6 +41,28 @@ class SecretCheckTest {
     }
 
     @Test
+    void R2_aWholeRowReadIsRefusedWhereThePolicyHasSecrets() throws Exception {
+        LexSettings pg = LexSettings.postgres(true);
+        for (String sql : new String[] {"SELECT u FROM users u", "SELECT row_to_json(u) FROM users AS u WHERE id = 1",
+                "SELECT to_jsonb(u.*) FROM users u", "SELECT users FROM users", "SELECT u::text FROM users u",
+                "WITH s AS (SELECT * FROM users) SELECT s FROM s", "SELECT json_agg(t) FROM (SELECT * FROM users) t",
+                "SELECT (SELECT array_agg(z) FROM users z) AS q", "SELECT ROW(u.*) FROM users u",
+                "UPDATE users SET name = row_to_json(users)::text WHERE id = 1"}) {
+            assertThatThrownBy(() -> SecretCheck.check(ANALYZER.analyze(sql, pg), POLICY)).as(sql)
+                    .isInstanceOf(RefusedException.class)
+                    .satisfies(e -> assertThat(((RefusedException) e).code()).isEqualTo(Refusal.DENIED_IDENTIFIER))
+                    .hasMessageContaining("whole rows");
+        }
+        // The same statements pass a policy without secrets; stars in a select list and count(*) always pass.
+        Policy noSecrets = Policy.define(p -> p.table("users"));
+        SecretCheck.check(ANALYZER.analyze("SELECT row_to_json(u) FROM users u", pg), noSecrets);
+        for (String sql : new String[] {"SELECT * FROM users", "SELECT u.* FROM users u", "SELECT count(*) FROM users",
+                "SELECT x.id FROM (SELECT * FROM users) x", "SELECT u.id, u.name FROM users u"}) {
+            SecretCheck.check(ANALYZER.analyze(sql, pg), POLICY);
+        }
+    }
+
+    @Test
     void R2_aStatementWithoutSecretsPassesAndAStringMentioningOneIsNotAReference() throws Exception {
         for (LexSettings s : ALL) {
             SecretCheck.check(ANALYZER.analyze("SELECT id, name FROM users WHERE note = 'password_hash'", s), POLICY);

@@ -1,0 +1,125 @@
+package dev.llmsafe.jdbc;
+
+import dev.llmsafe.Refusal;
+import dev.llmsafe.RefusedException;
+import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.TableRef;
+import dev.llmsafe.policy.Policy;
+import dev.llmsafe.policy.QualifiedName;
+import dev.llmsafe.policy.TablePolicy;
+import dev.llmsafe.sql.Analysis;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * R1 on one connection: the tables a read names must be the policy's, compared after the database
+ * resolves both (W4: schema, case folding, quoting), and it may call no stored routine that queries
+ * (which would read past the allowlist). Names are resolved on the connection the read runs on, in
+ * its own session, so a read and its check see the same tables.
+ *
+ * <p>Resolutions are cached per connection so that the hot path makes no catalog round trip; the cache
+ * is emptied every {@value #TTL_SECONDS} seconds, which bounds how long a table created elsewhere on the
+ * search path (only DDL, which no statement through llmsafe may run, can do that) goes unnoticed.
+ * Bounded in size, as it holds names an attacker may choose.
+ */
+final class Allowlist {
+
+    static final int TTL_SECONDS = 30;
+    private static final long TTL_NS = TTL_SECONDS * 1_000_000_000L;
+    private static final int MAX_NAMES = 1024;
+
+    private final Dialect dialect;
+    private final Policy policy;
+    private final Connection c;
+    private final Map<QualifiedName, Optional<TableRef>> resolved = new HashMap<>();
+    private final Map<QualifiedName, Boolean> queryingRoutine = new HashMap<>();
+    private Map<TableRef, TablePolicy> allowed;
+    private long since;
+
+    Allowlist(Dialect dialect, Policy policy, Connection c) {
+        this.dialect = dialect;
+        this.policy = policy;
+        this.c = c;
+    }
+
+    /**
+     * Checks a read's tables and functions.
+     *
+     * @return the tables it reads, as the database names them
+     * @throws RefusedException TABLE_NOT_ALLOWED, FORBIDDEN_FUNCTION
+     */
+    synchronized Set<TableRef> check(Analysis a) throws SQLException {
+        long now = System.nanoTime();
+        if (allowed == null || now - since > TTL_NS || resolved.size() > MAX_NAMES || queryingRoutine.size() > MAX_NAMES) {
+            resolved.clear();
+            queryingRoutine.clear();
+            allowed = null;
+            since = now;
+        }
+        if (allowed == null) {
+            Map<TableRef, TablePolicy> out = new HashMap<>();
+            for (TablePolicy tp : policy.tables().values()) {
+                resolve(tp.name()).ifPresent(ref -> out.put(ref, tp));
+            }
+            allowed = out;
+        }
+        Set<TableRef> refs = new LinkedHashSet<>();
+        for (QualifiedName name : a.tables()) {
+            TableRef ref = resolve(name).orElseThrow(() -> new RefusedException(Refusal.TABLE_NOT_ALLOWED, name
+                    + " is not a table this connection can see, so it is not one the policy allows. Read an"
+                    + " allowlisted table."));
+            if (!allowed.containsKey(ref)) {
+                throw new RefusedException(Refusal.TABLE_NOT_ALLOWED, ref + " is not in the policy's allowlist"
+                        + " (policy.allow), so it cannot be read through this connection. Read an allowlisted table,"
+                        + " or add it to policy.allow if the model should see it.");
+            }
+            refs.add(ref);
+        }
+        checkRoutines(a);
+        return refs;
+    }
+
+    private Optional<TableRef> resolve(QualifiedName name) throws SQLException {
+        Optional<TableRef> r = resolved.get(name);
+        if (r == null) {
+            r = dialect.resolve(c, name);
+            resolved.put(name, r);
+        }
+        return r;
+    }
+
+    private void checkRoutines(Analysis a) throws SQLException {
+        Set<QualifiedName> unknown = new HashSet<>();
+        for (QualifiedName f : a.functions()) {
+            Boolean known = queryingRoutine.get(f);
+            if (known == null) {
+                unknown.add(f);
+            } else if (known) {
+                throw routine(f);
+            }
+        }
+        if (unknown.isEmpty()) {
+            return;
+        }
+        Set<String> routines = dialect.queryingRoutines(c, unknown);
+        for (QualifiedName f : unknown) {
+            boolean querying = routines.stream().anyMatch(r -> r.equalsIgnoreCase(f.last().text()));
+            queryingRoutine.put(f, querying);
+            if (querying) {
+                throw routine(f);
+            }
+        }
+    }
+
+    private static RefusedException routine(QualifiedName f) {
+        return new RefusedException(Refusal.FORBIDDEN_FUNCTION, f + " is a stored routine written in SQL or a"
+                + " procedural language: it can read tables the policy does not allow, and write. Read the tables"
+                + " it reads directly, if they are allowlisted.");
+    }
+}

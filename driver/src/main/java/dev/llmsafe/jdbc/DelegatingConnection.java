@@ -1,0 +1,71 @@
+package dev.llmsafe.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLClientInfoException;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Executor;
+
+/**
+ * The part of the model's connection that passes straight through to the read connection: getters,
+ * type maps, client info, network timeouts and request hints, none of which runs SQL that a caller
+ * wrote, hands out a JDBC object, or changes what the session may do (pgjdbc's {@code setClientInfo}
+ * sets application_name, which is only a label). Everything else is in {@link GuardedConnection};
+ * {@code WrapperTest} checks the split. Once closed, every method throws.
+ */
+abstract class DelegatingConnection implements Connection {
+
+    private final Connection delegate;
+    private volatile boolean closed;
+
+    DelegatingConnection(Connection delegate) {
+        this.delegate = delegate;
+    }
+
+    /** The read connection, or an error once this one is closed. */
+    final Connection d() throws SQLException {
+        if (closed) {
+            throw Wrappers.closed("connection");
+        }
+        return delegate;
+    }
+
+    /** Marks this closed; true the first time. */
+    final boolean markClosed() {
+        boolean was = closed;
+        closed = true;
+        return !was;
+    }
+
+    final boolean closed() {
+        return closed;
+    }
+
+    private Connection clientInfo() throws SQLClientInfoException {
+        if (closed) {
+            throw new SQLClientInfoException("this connection is closed", "08003", 0, Map.of());
+        }
+        return delegate;
+    }
+
+    // @formatter:off
+    @Override public String nativeSQL(String sql) throws SQLException { return d().nativeSQL(sql); }
+    @Override public boolean getAutoCommit() throws SQLException { return d().getAutoCommit(); }
+    @Override public int getTransactionIsolation() throws SQLException { return d().getTransactionIsolation(); }
+    @Override public String getCatalog() throws SQLException { return d().getCatalog(); }
+    @Override public String getSchema() throws SQLException { return d().getSchema(); }
+    @Override public Map<String, Class<?>> getTypeMap() throws SQLException { return d().getTypeMap(); }
+    @Override public void setTypeMap(Map<String, Class<?>> map) throws SQLException { d().setTypeMap(map); }
+    @Override public void setHoldability(int holdability) throws SQLException { d().setHoldability(holdability); }
+    @Override public int getHoldability() throws SQLException { return d().getHoldability(); }
+    @Override public void setClientInfo(String name, String value) throws SQLClientInfoException { clientInfo().setClientInfo(name, value); }
+    @Override public void setClientInfo(Properties properties) throws SQLClientInfoException { clientInfo().setClientInfo(properties); }
+    @Override public String getClientInfo(String name) throws SQLException { return d().getClientInfo(name); }
+    @Override public Properties getClientInfo() throws SQLException { return d().getClientInfo(); }
+    @Override public void setNetworkTimeout(Executor executor, int milliseconds) throws SQLException { d().setNetworkTimeout(executor, milliseconds); }
+    @Override public int getNetworkTimeout() throws SQLException { return d().getNetworkTimeout(); }
+    @Override public void beginRequest() throws SQLException { d().beginRequest(); }
+    @Override public void endRequest() throws SQLException { d().endRequest(); }
+    // @formatter:on
+}

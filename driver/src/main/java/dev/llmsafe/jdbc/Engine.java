@@ -1,0 +1,233 @@
+package dev.llmsafe.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.llmsafe.dialect.Bounds;
+import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.Dialects;
+import dev.llmsafe.plan.Plan;
+import dev.llmsafe.plan.PlanSink;
+import dev.llmsafe.plan.Planner;
+import dev.llmsafe.plan.Proposal;
+import dev.llmsafe.policy.ConnectionSettings;
+import dev.llmsafe.policy.Identifier;
+import dev.llmsafe.policy.LlmSafeConfig;
+import dev.llmsafe.policy.Policy;
+import dev.llmsafe.sql.StatementAnalyzer;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.Driver;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What every guarded connection to one database shares: the policy, the dialect, the analysis with its
+ * verdict cache, the dry-run pool and its planner, the plan sink, and how to open a configured read
+ * connection. The dry-run pool and the sink are opened on the first proposal and closed with the
+ * engine, which {@link Engines} does when its last connection closes.
+ */
+final class Engine implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+    private static final AtomicInteger POOLS = new AtomicInteger();
+
+    /** The engine's own connections for the dry run: a small pool, or the application's data source. */
+    interface PlanPool extends AutoCloseable {
+        DataSource dataSource();
+
+        @Override
+        void close();
+    }
+
+    private final Optional<LlmSafeConfig> config;
+    private final Policy policy;
+    private final Dialect dialect;
+    private final StatementAnalyzer analyzer;
+    private final PlanPool planPool;
+    private final PlanSinkFactory sinks;
+    private final ReadWatchdog watchdog;
+    private Planner planner;
+    private PlanSink sink;
+    private boolean closed;
+
+    Engine(Optional<LlmSafeConfig> config, Policy policy, Dialect dialect, PlanPool planPool, PlanSinkFactory sinks) {
+        this.config = config;
+        this.policy = policy;
+        this.dialect = dialect;
+        this.analyzer = new StatementAnalyzer(policy.maxStatementLength());
+        this.planPool = planPool;
+        this.sinks = sinks;
+        this.watchdog = dialect.boundsReadTime() ? null : new ReadWatchdog(policy.read().timeoutMs());
+    }
+
+    /**
+     * The dry-run pool of the driver: the database and credential the application opened, through the
+     * same vendor driver and stripped URL, small (the dry run is short and rare) and empty when idle.
+     */
+    static PlanPool pool(Driver driver, String url, Properties properties) {
+        return new PlanPool() {
+            private HikariDataSource pool;
+
+            @Override
+            public synchronized DataSource dataSource() {
+                if (pool == null) {
+                    HikariConfig c = new HikariConfig();
+                    c.setDataSource(RealDrivers.dataSource(driver, url, properties));
+                    c.setPoolName("llmsafe-plan-" + POOLS.incrementAndGet());
+                    c.setMaximumPoolSize(2);
+                    c.setMinimumIdle(0);
+                    c.setIdleTimeout(60_000);
+                    c.setConnectionTimeout(10_000);
+                    c.setInitializationFailTimeout(-1);
+                    pool = new HikariDataSource(c);
+                }
+                return pool;
+            }
+
+            @Override
+            public synchronized void close() {
+                if (pool != null) {
+                    pool.close();
+                    pool = null;
+                }
+            }
+        };
+    }
+
+    /** The application's own data source as the dry-run pool (an {@link LlmSafeDataSource}); not closed here. */
+    static PlanPool borrowed(DataSource target) {
+        return new PlanPool() {
+            @Override
+            public DataSource dataSource() {
+                return target;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /**
+     * The database's dialect, from the first connection. The schema pinned on the engine's own
+     * connections is the configured one, else the one the caller's connection is in (its URL's
+     * currentSchema, its role's search_path), so that the dry run resolves names as the caller's reads do.
+     */
+    static Dialect dialect(Connection first, Optional<LlmSafeConfig> config) throws SQLException {
+        Identifier schema = config.flatMap(LlmSafeConfig::schema).orElse(null);
+        if (schema == null) {
+            String current = first.getSchema();
+            if (current != null && !current.isEmpty()) {
+                schema = new Identifier(current, true);
+            }
+        }
+        return Dialects.of(first, schema);
+    }
+
+    Policy policy() {
+        return policy;
+    }
+
+    Dialect dialect() {
+        return dialect;
+    }
+
+    StatementAnalyzer analyzer() {
+        return analyzer;
+    }
+
+    /** Cancels reads from the client where the server cannot bound them; null elsewhere. */
+    ReadWatchdog watchdog() {
+        return watchdog;
+    }
+
+    /** Whether reads run on a connection of their own (readConnection), not on the caller's. */
+    boolean separateReads() {
+        return config.flatMap(LlmSafeConfig::readConnection).isPresent();
+    }
+
+    /** Opens the configured read connection, stripped like the driver's own URL and pinned to the schema. */
+    Connection openReadConnection() throws SQLException {
+        ConnectionSettings s = config.flatMap(LlmSafeConfig::readConnection).orElseThrow();
+        Properties props = new Properties();
+        s.user().ifPresent(u -> props.setProperty("user", u));
+        s.password().ifPresent(p -> props.setProperty("password", p.reveal()));
+        DriverUrl.Parsed p = DriverUrl.real(s.url(), props);
+        Connection c = RealDrivers.connect(RealDrivers.find(p.realUrl()), p.realUrl(), p.properties());
+        try {
+            dialect.pinSchema(c);
+            return c;
+        } catch (SQLException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    /** Whether the configured schema is pinned on the caller's connection too (driver connections only). */
+    boolean pinsSchema() {
+        return config.flatMap(LlmSafeConfig::schema).isPresent();
+    }
+
+    /**
+     * Runs the dry run, keeps the plan, and returns the exception that tells the caller so (J7). A
+     * refusal of the dry run or of the sink is thrown instead; then nothing was proposed.
+     */
+    PlanPendingException propose(List<Proposal> proposals, String proposer) throws SQLException {
+        Plan plan = planner().plan(proposals, proposer);
+        sink().save(plan);
+        LOG.info("plan {} proposed by {}: {} statement(s), {} row(s)", plan.id(), proposer, plan.statements().size(),
+                plan.rowCount());
+        return new PlanPendingException(plan);
+    }
+
+    private synchronized Planner planner() throws SQLException {
+        checkOpen();
+        if (planner == null) {
+            // D12: secret values are shown as hashes keyed with the seal key when there is one, so that a
+            // card cannot be used to guess a short secret by hashing candidates.
+            byte[] maskKey = config.flatMap(LlmSafeConfig::sealKey)
+                    .map(k -> k.reveal().getBytes(StandardCharsets.UTF_8)).orElse(null);
+            planner = new Planner(planPool.dataSource(), dialect, policy, Bounds.DEFAULT, maskKey, Clock.systemUTC());
+        }
+        return planner;
+    }
+
+    private synchronized PlanSink sink() throws SQLException {
+        checkOpen();
+        if (sink == null) {
+            sink = sinks.open(config, planPool.dataSource(), dialect);
+        }
+        return sink;
+    }
+
+    private void checkOpen() throws SQLException {
+        if (closed) {
+            throw new SQLException("llmsafe's engine for this database is closed", "08003");
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (sink instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.warn("closing the plan sink failed", e);
+            }
+        }
+        sink = null;
+        planner = null;
+        planPool.close();
+        if (watchdog != null) {
+            watchdog.close();
+        }
+    }
+}

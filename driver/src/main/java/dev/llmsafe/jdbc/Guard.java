@@ -1,0 +1,240 @@
+package dev.llmsafe.jdbc;
+
+import dev.llmsafe.Refusal;
+import dev.llmsafe.RefusedException;
+import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.TableRef;
+import dev.llmsafe.plan.Parameter;
+import dev.llmsafe.plan.Proposal;
+import dev.llmsafe.policy.Policy;
+import dev.llmsafe.policy.QualifiedName;
+import dev.llmsafe.sql.Analysis;
+import dev.llmsafe.sql.LexSettings;
+import dev.llmsafe.sql.SecretCheck;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Set;
+
+/**
+ * Every decision about a statement on one guarded connection, in one place. A statement is analysed
+ * (refused, or a READ, an UPDATE or a DELETE); a read is checked against the policy (R1, R2), its cost
+ * estimated when the policy bounds it (R5), run on the read connection in its server-enforced
+ * read-only session (R3), and its result's columns checked against the secrets (R2); an UPDATE or a
+ * DELETE becomes a dry run and a stored plan (J2, J5, J7). The wrappers call this for every execute
+ * method and never run a caller's text any other way. The engine's own queries (name resolution,
+ * EXPLAIN, the read session) run on the vendor connection directly and never come back here.
+ */
+final class Guard {
+
+    /** Runs a checked read on the vendor statement. */
+    @FunctionalInterface
+    interface Execution {
+        /** Runs it; the result set, or null when the statement gave none. */
+        ResultSet run() throws SQLException;
+    }
+
+    /** A parameter that cannot be kept in a plan, by the setter that bound it. */
+    record Uncaptured(String setter) {
+    }
+
+    /** An explicit SQL NULL among captured parameters (an unset one is null). */
+    static final Object NULL = new Object();
+
+    /** Binds nothing: the EXPLAIN of a statement without parameters. */
+    static final Dialect.Binder NO_PARAMETERS = ps -> { };
+
+    private final Engine engine;
+    private final Policy policy;
+    private final Dialect dialect;
+    private final Connection exec;
+    private final LexSettings lex;
+    private final String proposer;
+    private final Allowlist allowlist;
+    private final Map<String, String> secretColumns = new HashMap<>();
+
+    /**
+     * @param exec the connection reads run on, already in its read-only session
+     * @param proposer who proposes the plans of this connection, as given
+     */
+    Guard(Engine engine, Connection exec, String proposer) throws SQLException {
+        this.engine = engine;
+        this.policy = engine.policy();
+        this.dialect = engine.dialect();
+        this.lex = dialect.lexSettings(exec);
+        this.proposer = proposer;
+        this.allowlist = new Allowlist(dialect, policy, exec);
+        for (Map.Entry<QualifiedName, String> s : policy.secrets().entrySet()) {
+            secretColumns.put(s.getKey().last().text().toLowerCase(Locale.ROOT), s.getKey() + ", which is " + s.getValue());
+        }
+        this.exec = exec;
+    }
+
+    /** The analysis, from the verdict cache when this text was seen before; refusals are thrown. */
+    Analysis analyze(String sql) throws SQLException {
+        return engine.analyzer().analyze(sql, lex);
+    }
+
+    /** The most rows a read returns (R4). */
+    int maxRows() {
+        return policy.read().maxRows();
+    }
+
+    /** Whether reads are cost-gated (R5), so that their parameters are kept for EXPLAIN. */
+    boolean costGate() {
+        return policy.read().maxCost().isPresent();
+    }
+
+    /** R1, R2: what can be checked of a read before it runs; the tables it reads, resolved. */
+    Set<TableRef> checkRead(Analysis a) throws SQLException {
+        SecretCheck.check(a, policy);
+        return allowlist.check(a);
+    }
+
+    /**
+     * Runs a read: checked, cost-gated, timed, and its result's columns checked.
+     *
+     * @param parameters binds the read's parameters again, for EXPLAIN
+     * @param statement the vendor statement, which the watchdog may cancel
+     */
+    ResultSet read(Analysis a, Dialect.Binder parameters, Statement statement, Execution execution) throws SQLException {
+        if (a.isWrite()) {
+            throw new IllegalStateException("a write reached the read path");
+        }
+        Set<TableRef> tables = checkRead(a);
+        OptionalDouble maxCost = policy.read().maxCost();
+        if (maxCost.isPresent()) {
+            checkCost(a, parameters, tables, maxCost.getAsDouble());
+        }
+        ResultSet rs;
+        ReadWatchdog watchdog = engine.watchdog();
+        ReadWatchdog.Watch watch = watchdog == null ? null : watchdog.watch(statement);
+        try {
+            rs = execution.run();
+        } catch (SQLException e) {
+            throw translate(e);
+        } finally {
+            if (watch != null) {
+                watch.close();
+            }
+        }
+        if (rs != null) {
+            checkColumns(rs);
+        }
+        return rs;
+    }
+
+    /** R5: plain EXPLAIN on the read connection, before anything runs. */
+    private void checkCost(Analysis a, Dialect.Binder parameters, Set<TableRef> tables, double max) throws SQLException {
+        Dialect.ReadCost cost;
+        try {
+            cost = dialect.explainCost(exec, a.text(), parameters, tables);
+        } catch (SQLException e) {
+            throw translate(e);
+        }
+        if (cost.estimate() > max) {
+            throw new RefusedException(Refusal.COST_TOO_HIGH, String.format(Locale.ROOT, "the database estimates this"
+                    + " read at %.1f %s, above the bound of %.1f (policy.read.maxCost). Nothing ran. Narrow it with a"
+                    + " WHERE clause on a key or an indexed column, or read fewer tables.", cost.estimate(), cost.unit(),
+                    max));
+        }
+    }
+
+    /** R2 by result column: SELECT * returns a secret column under its own name. */
+    void checkColumns(ResultSet rs) throws SQLException {
+        if (secretColumns.isEmpty()) {
+            return;
+        }
+        ResultSetMetaData md = rs.getMetaData();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+            for (String name : new String[] {md.getColumnName(i), md.getColumnLabel(i)}) {
+                String secret = name == null ? null : secretColumns.get(name.toLowerCase(Locale.ROOT));
+                if (secret != null) {
+                    try {
+                        rs.close();
+                    } catch (SQLException ignored) {
+                        // the refusal is what the caller needs to see
+                    }
+                    throw new RefusedException(Refusal.DENIED_IDENTIFIER, "the result has a column " + name + ": "
+                            + secret + " and is never read through this connection, and SELECT * returns it as well."
+                            + " Name the columns you need, leaving it out.");
+                }
+            }
+        }
+    }
+
+    /** The server's own refusals, as refusals: a write stopped by the read-only session, a bound hit. */
+    private SQLException translate(SQLException e) {
+        if (e instanceof RefusedException) {
+            return e;
+        }
+        if (dialect.isReadOnlyViolation(e)) {
+            return new RefusedException(Refusal.MIXED, "the database refused to write while running a read ("
+                    + e.getMessage() + "): reads run in a read-only session. Nothing was changed. Send an UPDATE or"
+                    + " DELETE on its own to propose a change.", e);
+        }
+        return dialect.boundRefusal(e).<SQLException>map(code -> new RefusedException(code, code == Refusal.LOCK_TIMEOUT
+                ? "the read waited too long for a lock (" + e.getMessage() + "). Try again."
+                : "the read ran longer than its bound of " + policy.read().timeoutMs() + " ms (policy.read.timeoutMs)"
+                        + " and was stopped (" + e.getMessage() + "). Narrow it.", e)).orElse(e);
+    }
+
+    /**
+     * Plans UPDATE and DELETE statements as one plan (a batch is one plan, J5) and stores it.
+     *
+     * @return the exception to throw, whose message is the card
+     */
+    PlanPendingException propose(List<Proposal> proposals) throws SQLException {
+        return engine.propose(proposals, proposer);
+    }
+
+    /**
+     * The proposal of a write with its captured parameters (D16).
+     *
+     * @param values one per {@code ?}: the Java value bound, {@link #NULL}, an {@link Uncaptured}, or
+     *     null when the parameter was never set
+     */
+    static Proposal proposal(Analysis a, Object[] values) throws SQLException {
+        if (values.length != a.parameterCount()) {
+            throw new SQLException("the statement has " + a.parameterCount() + " parameters and " + values.length
+                    + " were bound", "07001");
+        }
+        List<Parameter> parameters = new ArrayList<>(values.length);
+        for (int i = 0; i < values.length; i++) {
+            Object v = values[i];
+            if (v == null) {
+                throw new SQLException("no value was set for parameter " + (i + 1), "07001");
+            }
+            if (v instanceof Uncaptured u) {
+                throw new RefusedException(Refusal.UNSUPPORTED_STATEMENT, "parameter " + (i + 1) + " was bound with "
+                        + u.setter() + ", whose value cannot be kept in a plan and bound again exactly. Bind a String,"
+                        + " a number, a boolean, bytes, a java.time value or a UUID.");
+            }
+            try {
+                parameters.add(Parameter.of(v == NULL ? null : v));
+            } catch (IllegalArgumentException e) {
+                throw new RefusedException(Refusal.UNSUPPORTED_STATEMENT, "parameter " + (i + 1) + ": " + e.getMessage()
+                        + ".", e);
+            }
+        }
+        return new Proposal(a, parameters);
+    }
+
+    /** J1, J3, J4, J6: a JDBC method that is refused, with what to do instead. */
+    static RefusedException forbidden(String what, String why) {
+        return new RefusedException(Refusal.FORBIDDEN_JDBC, what + " is refused: " + why);
+    }
+
+    /** A statement that is not a plain read where only a read can go, or the reverse. */
+    static RefusedException wrongMethod(String what, String instead) {
+        return new RefusedException(Refusal.UNSUPPORTED_STATEMENT, what + ". " + instead);
+    }
+}

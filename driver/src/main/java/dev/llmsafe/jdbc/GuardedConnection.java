@@ -1,0 +1,337 @@
+package dev.llmsafe.jdbc;
+
+import java.sql.CallableStatement;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.sql.Statement;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The model's connection. Everything it runs is read through a {@link Guard} on the read connection,
+ * which is in a read-only session that the server enforces from the moment it is opened; UPDATE and
+ * DELETE become plans on the engine's own connections. Statements are created forward-only and
+ * read-only whatever the caller asks (R4, J3; a {@link SQLWarning} says so) and procedure calls are
+ * refused (J4); the setters that could widen the session are in {@link ReadOnlySessionConnection}
+ * (J6), the plain pass-through in {@link DelegatingConnection}.
+ */
+final class GuardedConnection extends ReadOnlySessionConnection {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GuardedConnection.class);
+
+    private final Engine engine;
+    private final Connection raw;
+    private final Connection exec;
+    private final boolean ownsRaw;
+    private final Guard guard;
+    private final Runnable onClose;
+    private final Set<GuardedStatement<?>> statements = ConcurrentHashMap.newKeySet();
+    private GuardedMetaData metaData;
+    private SQLWarning warnings;
+
+    private GuardedConnection(Engine engine, Connection raw, Connection exec, boolean ownsRaw, Guard guard,
+            Runnable onClose) {
+        super(exec);
+        this.engine = engine;
+        this.raw = raw;
+        this.exec = exec;
+        this.ownsRaw = ownsRaw;
+        this.guard = guard;
+        this.onClose = onClose;
+    }
+
+    /**
+     * Guards a connection the caller opened: opens the read connection when one is configured, and puts
+     * both in their read-only session before anything else can run on them.
+     *
+     * @param raw the vendor connection
+     * @param ownsRaw whether llmsafe opened it (the driver) or it belongs to an application's pool (the data
+     *     source, whose connection gets its session back on close)
+     * @param onClose called once when the connection closes, to release the engine
+     */
+    static GuardedConnection open(Engine engine, Connection raw, boolean ownsRaw, String proposer, Runnable onClose)
+            throws SQLException {
+        Connection exec = raw;
+        try {
+            int timeoutMs = engine.policy().read().timeoutMs();
+            if (ownsRaw && engine.pinsSchema()) {
+                engine.dialect().pinSchema(raw);
+            }
+            engine.dialect().beginReadSession(raw, timeoutMs);
+            if (engine.separateReads()) {
+                exec = engine.openReadConnection();
+                engine.dialect().beginReadSession(exec, timeoutMs);
+            }
+            return new GuardedConnection(engine, raw, exec, ownsRaw, new Guard(engine, exec, proposer), onClose);
+        } catch (SQLException | RuntimeException e) {
+            if (exec != raw) {
+                closeQuietly(exec);
+            }
+            if (!ownsRaw) {
+                try {
+                    engine.dialect().endReadSession(raw);
+                } catch (SQLException x) {
+                    e.addSuppressed(x);
+                }
+            }
+            onClose.run();
+            throw e;
+        }
+    }
+
+    Guard guard() {
+        return guard;
+    }
+
+    Engine engine() {
+        return engine;
+    }
+
+    /** The connection reads run on, for tests in this package that prove the server's own guard. */
+    Connection readConnectionForTests() {
+        return exec;
+    }
+
+    void forget(GuardedStatement<?> s) {
+        statements.remove(s);
+    }
+
+    private void warn(String message) {
+        SQLWarning w = new SQLWarning(message, "01L02");
+        if (warnings == null) {
+            warnings = w;
+        } else {
+            warnings.setNextWarning(w);
+        }
+    }
+
+    // ---- statements: forward-only and read-only (R4, J3); no calls (J4) ----
+
+    private <S extends Statement> S track(S s) {
+        statements.add((GuardedStatement<?>) s);
+        return s;
+    }
+
+    private int holdabilityOr(int holdability) throws SQLException {
+        return holdability == 0 ? d().getHoldability() : holdability;
+    }
+
+    private void checkShape(int type, int concurrency) {
+        if (type != ResultSet.TYPE_FORWARD_ONLY) {
+            warn("llmsafe: result sets are forward-only, so that the row cap holds (R4); the requested type was"
+                    + " downgraded");
+        }
+        if (concurrency != ResultSet.CONCUR_READ_ONLY) {
+            warn("llmsafe: result sets are read-only (J3); CONCUR_UPDATABLE was downgraded to CONCUR_READ_ONLY");
+        }
+    }
+
+    @Override
+    public Statement createStatement() throws SQLException {
+        return createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY, 0);
+    }
+
+    @Override
+    public Statement createStatement(int type, int concurrency) throws SQLException {
+        return createStatement(type, concurrency, 0);
+    }
+
+    @Override
+    public Statement createStatement(int type, int concurrency, int holdability) throws SQLException {
+        checkShape(type, concurrency);
+        Statement s = d().createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY,
+                holdabilityOr(holdability));
+        return track(new GuardedStatement<>(this, guard, s));
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql) throws SQLException {
+        return prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY, 0);
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, int type, int concurrency) throws SQLException {
+        return prepareStatement(sql, type, concurrency, 0);
+    }
+
+    /**
+     * The statement is judged now, so a refused one fails here; a read is prepared on the read
+     * connection as the comment-free text that was judged, a write as well (its parameters are set
+     * there, and it never runs: it becomes a plan when executed).
+     */
+    @Override
+    public PreparedStatement prepareStatement(String sql, int type, int concurrency, int holdability)
+            throws SQLException {
+        checkShape(type, concurrency);
+        d();
+        var a = guard.analyze(sql);
+        if (!a.isWrite()) {
+            guard.checkRead(a);
+        }
+        PreparedStatement ps = d().prepareStatement(a.text(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY,
+                holdabilityOr(holdability));
+        return track(new GuardedPreparedStatement(this, guard, ps, a));
+    }
+
+    /** Generated keys: a read has none, and a write becomes a plan, so the request changes nothing. */
+    @Override
+    public PreparedStatement prepareStatement(String sql, int autoGeneratedKeys) throws SQLException {
+        return prepareStatement(sql);
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, int[] columnIndexes) throws SQLException {
+        return prepareStatement(sql);
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, String[] columnNames) throws SQLException {
+        return prepareStatement(sql);
+    }
+
+    @Override
+    public CallableStatement prepareCall(String sql) throws SQLException {
+        throw callRefused();
+    }
+
+    @Override
+    public CallableStatement prepareCall(String sql, int type, int concurrency) throws SQLException {
+        throw callRefused();
+    }
+
+    @Override
+    public CallableStatement prepareCall(String sql, int type, int concurrency, int holdability) throws SQLException {
+        throw callRefused();
+    }
+
+    private SQLException callRefused() throws SQLException {
+        d();
+        return Guard.forbidden("prepareCall", "a stored procedure can write anything, and a call cannot be shown as"
+                + " rows before it runs (J4). Send the SELECT, UPDATE or DELETE it would run.");
+    }
+
+    // ---- objects the connection makes ----
+
+    @Override
+    public DatabaseMetaData getMetaData() throws SQLException {
+        Connection c = d();
+        synchronized (this) {
+            if (metaData == null) {
+                metaData = new GuardedMetaData(this, c.getMetaData());
+            }
+            return metaData;
+        }
+    }
+
+    @Override
+    public boolean isValid(int timeout) throws SQLException {
+        return !closed() && exec.isValid(timeout) && (raw == exec || raw.isValid(timeout));
+    }
+
+    @Override
+    public SQLWarning getWarnings() throws SQLException {
+        SQLWarning vendor = d().getWarnings();
+        if (warnings == null) {
+            return vendor;
+        }
+        SQLWarning head = new SQLWarning(warnings.getMessage(), warnings.getSQLState());
+        for (SQLWarning w = warnings.getNextWarning(); w != null; w = w.getNextWarning()) {
+            head.setNextWarning(new SQLWarning(w.getMessage(), w.getSQLState()));
+        }
+        if (vendor != null) {
+            head.setNextWarning(vendor);
+        }
+        return head;
+    }
+
+    @Override
+    public void clearWarnings() throws SQLException {
+        d().clearWarnings();
+        warnings = null;
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> iface) throws SQLException {
+        d();
+        return Wrappers.unwrap(this, iface);
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> iface) throws SQLException {
+        d();
+        return Wrappers.isWrapperFor(this, iface);
+    }
+
+    // ---- closing ----
+
+    @Override
+    public boolean isClosed() throws SQLException {
+        return closed() || exec.isClosed();
+    }
+
+    @Override
+    public void close() throws SQLException {
+        if (!markClosed()) {
+            return;
+        }
+        try {
+            for (GuardedStatement<?> s : statements) {
+                s.closeQuietly();
+            }
+            statements.clear();
+            if (exec != raw) {
+                closeQuietly(exec);
+            }
+            if (!ownsRaw) {
+                returnSession();
+            }
+            raw.close();
+        } finally {
+            onClose.run();
+        }
+    }
+
+    /** A pooled connection of the application's gets its read-write session back; if it cannot, it is dropped. */
+    private void returnSession() {
+        try {
+            if (!raw.isClosed()) {
+                if (!raw.getAutoCommit()) {
+                    raw.rollback();
+                }
+                engine.dialect().endReadSession(raw);
+            }
+        } catch (SQLException e) {
+            LOG.warn("could not end the read-only session of a pooled connection; it stays read-only", e);
+        }
+    }
+
+    @Override
+    public void abort(Executor executor) throws SQLException {
+        if (!markClosed()) {
+            return;
+        }
+        try {
+            if (exec != raw) {
+                exec.abort(executor);
+            }
+            raw.abort(executor);
+        } finally {
+            onClose.run();
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException e) {
+            LOG.debug("closing the read connection failed", e);
+        }
+    }
+}

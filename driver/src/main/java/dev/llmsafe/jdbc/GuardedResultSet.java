@@ -1,0 +1,289 @@
+package dev.llmsafe.jdbc;
+
+import java.sql.Array;
+import java.sql.Blob;
+import java.sql.Clob;
+import java.sql.NClob;
+import java.sql.Ref;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.sql.Statement;
+import java.util.Map;
+
+/**
+ * The guarded surface of a result set. Rows are capped (R4): the vendor statement fetches one row past
+ * the cap, and when that row exists {@link #next()} stops at the cap and a {@link SQLWarning} with
+ * SQLState {@value #TRUNCATED} says the result was cut. Objects that reach the database or carry the
+ * vendor's types (arrays, LOBs, nested result sets) are wrapped or refused ({@link Values}); the
+ * back-reference is llmsafe's statement (J1); navigating backwards is refused where a cap applies, so
+ * that no row past it can be reached.
+ */
+final class GuardedResultSet extends ReadOnlyResultSet {
+
+    /** The SQLState of the warning that a result was cut at the row cap. */
+    static final String TRUNCATED = "01L01";
+
+    private final Statement statement;
+    private final long limit;
+    private long row;
+    private boolean capReached;
+    private boolean truncated;
+    private boolean warningsCleared;
+    private GuardedResultSetMetaData metaData;
+
+    /**
+     * @param statement llmsafe's statement that made it, or null (metadata and array result sets)
+     * @param limit the most rows handed out; 0 when no cap applies here
+     */
+    GuardedResultSet(Statement statement, ResultSet delegate, long limit) {
+        super(delegate);
+        this.statement = statement;
+        this.limit = limit;
+    }
+
+    @Override
+    public boolean next() throws SQLException {
+        ResultSet d = d();
+        if (limit > 0 && row >= limit) {
+            if (!capReached) {
+                capReached = true;
+                truncated = d.next();
+                endAtCap();
+            }
+            return false;
+        }
+        if (d.next()) {
+            row++;
+            return true;
+        }
+        return false;
+    }
+
+    /** R4: whether rows were left out at the cap; known once {@link #next()} returned false. */
+    boolean truncated() {
+        return truncated;
+    }
+
+    @Override
+    public SQLWarning getWarnings() throws SQLException {
+        SQLWarning vendor = d().getWarnings();
+        if (!truncated || warningsCleared) {
+            return vendor;
+        }
+        SQLWarning cut = new SQLWarning("llmsafe: the result was cut at " + limit + " rows (policy.read.maxRows);"
+                + " more rows match. Narrow the read or aggregate it.", TRUNCATED);
+        if (vendor != null) {
+            cut.setNextWarning(vendor);
+        }
+        return cut;
+    }
+
+    @Override
+    public void clearWarnings() throws SQLException {
+        d().clearWarnings();
+        warningsCleared = true;
+    }
+
+    @Override
+    public boolean isLast() throws SQLException {
+        ResultSet d = d();
+        if (limit > 0 && row >= limit) {
+            return !capReached;
+        }
+        return d.isLast();
+    }
+
+    @Override
+    public boolean isAfterLast() throws SQLException {
+        ResultSet d = d();
+        return capReached || d.isAfterLast();
+    }
+
+    // ---- navigation: forward only where a cap applies ----
+
+    private ResultSet navigable(String method) throws SQLException {
+        ResultSet d = d();
+        if (limit > 0) {
+            throw Guard.forbidden("ResultSet." + method, "results are read forward only, so that the row cap holds"
+                    + " (R4). Read them with next().");
+        }
+        return d;
+    }
+
+    @Override
+    public boolean previous() throws SQLException {
+        return navigable("previous").previous();
+    }
+
+    @Override
+    public boolean first() throws SQLException {
+        return navigable("first").first();
+    }
+
+    @Override
+    public boolean last() throws SQLException {
+        return navigable("last").last();
+    }
+
+    @Override
+    public boolean absolute(int position) throws SQLException {
+        return navigable("absolute").absolute(position);
+    }
+
+    @Override
+    public boolean relative(int rows) throws SQLException {
+        return navigable("relative").relative(rows);
+    }
+
+    @Override
+    public void beforeFirst() throws SQLException {
+        navigable("beforeFirst").beforeFirst();
+    }
+
+    @Override
+    public void afterLast() throws SQLException {
+        navigable("afterLast").afterLast();
+    }
+
+    // ---- values that are JDBC objects: wrapped or refused (J1) ----
+
+    @Override
+    public Object getObject(int columnIndex) throws SQLException {
+        return Values.value(v().getObject(columnIndex));
+    }
+
+    @Override
+    public Object getObject(String columnLabel) throws SQLException {
+        return Values.value(v().getObject(columnLabel));
+    }
+
+    @Override
+    public Object getObject(int columnIndex, Map<String, Class<?>> map) throws SQLException {
+        return Values.value(v().getObject(columnIndex, map));
+    }
+
+    @Override
+    public Object getObject(String columnLabel, Map<String, Class<?>> map) throws SQLException {
+        return Values.value(v().getObject(columnLabel, map));
+    }
+
+    @Override
+    public <T> T getObject(int columnIndex, Class<T> type) throws SQLException {
+        return Values.value(v().getObject(columnIndex, type), type);
+    }
+
+    @Override
+    public <T> T getObject(String columnLabel, Class<T> type) throws SQLException {
+        return Values.value(v().getObject(columnLabel, type), type);
+    }
+
+    @Override
+    public Array getArray(int columnIndex) throws SQLException {
+        return Values.value(v().getArray(columnIndex), Array.class);
+    }
+
+    @Override
+    public Array getArray(String columnLabel) throws SQLException {
+        return Values.value(v().getArray(columnLabel), Array.class);
+    }
+
+    @Override
+    public Blob getBlob(int columnIndex) throws SQLException {
+        return Values.value(v().getBlob(columnIndex), Blob.class);
+    }
+
+    @Override
+    public Blob getBlob(String columnLabel) throws SQLException {
+        return Values.value(v().getBlob(columnLabel), Blob.class);
+    }
+
+    @Override
+    public Clob getClob(int columnIndex) throws SQLException {
+        return Values.value(v().getClob(columnIndex), Clob.class);
+    }
+
+    @Override
+    public Clob getClob(String columnLabel) throws SQLException {
+        return Values.value(v().getClob(columnLabel), Clob.class);
+    }
+
+    @Override
+    public NClob getNClob(int columnIndex) throws SQLException {
+        return Values.value(v().getNClob(columnIndex), NClob.class);
+    }
+
+    @Override
+    public NClob getNClob(String columnLabel) throws SQLException {
+        return Values.value(v().getNClob(columnLabel), NClob.class);
+    }
+
+    /** A Ref can set the value it references ({@code Ref.setObject}): a write. */
+    @Override
+    public Ref getRef(int columnIndex) throws SQLException {
+        v();
+        throw Values.refRefused();
+    }
+
+    @Override
+    public Ref getRef(String columnLabel) throws SQLException {
+        v();
+        throw Values.refRefused();
+    }
+
+    // ---- the rest of the guarded surface ----
+
+    @Override
+    public ResultSetMetaData getMetaData() throws SQLException {
+        ResultSet d = d();
+        if (metaData == null) {
+            metaData = new GuardedResultSetMetaData(d.getMetaData());
+        }
+        return metaData;
+    }
+
+    @Override
+    public Statement getStatement() throws SQLException {
+        d();
+        return statement;
+    }
+
+    @Override
+    public int getConcurrency() throws SQLException {
+        d();
+        return ResultSet.CONCUR_READ_ONLY;
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> iface) throws SQLException {
+        d();
+        return Wrappers.unwrap(this, iface);
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> iface) throws SQLException {
+        d();
+        return Wrappers.isWrapperFor(this, iface);
+    }
+
+    @Override
+    public boolean isClosed() throws SQLException {
+        return closed() || delegateForClose().isClosed();
+    }
+
+    @Override
+    public void close() throws SQLException {
+        if (markClosed()) {
+            delegateForClose().close();
+        }
+    }
+
+    void closeQuietly() {
+        try {
+            close();
+        } catch (SQLException e) {
+            // closing with its statement, which is closing too
+        }
+    }
+}

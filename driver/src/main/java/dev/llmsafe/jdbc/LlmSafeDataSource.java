@@ -1,0 +1,148 @@
+package dev.llmsafe.jdbc;
+
+import dev.llmsafe.policy.LlmSafeConfig;
+import dev.llmsafe.policy.Policy;
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.ConnectionBuilder;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.ShardingKeyBuilder;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * Guards any {@link DataSource}, for applications that build theirs in code (a Spring bean, a pool made
+ * by hand). Each connection is the model's, as through {@code jdbc:llmsafe:}: reads guarded in a
+ * read-only session, UPDATE and DELETE turned into plans and {@link PlanPendingException}, everything
+ * else refused.
+ *
+ * <pre>{@code
+ * DataSource guarded = new LlmSafeDataSource(hikari, Policy.define(p -> p
+ *         .table("orders", t -> t.impact("Changing an order moves money."))
+ *         .secret("password_hash", "a stored credential")));
+ * }</pre>
+ *
+ * <p>The dry run borrows its connections from the wrapped data source (it must hand out auto-commit
+ * connections, as pools do by default, and have one to spare while a plan is made). A connection goes
+ * back to the wrapped pool with its read-only session ended. {@link #close()} closes llmsafe's own
+ * resources, not the wrapped data source. {@code unwrap} hands out nothing but this (J1): a framework
+ * that unwraps to find the pool (Spring's pool metrics) does not find it.
+ */
+public final class LlmSafeDataSource implements DataSource, AutoCloseable {
+
+    private final DataSource target;
+    private final Optional<LlmSafeConfig> config;
+    private final Policy policy;
+    private final PlanSinkFactory sinks;
+    private Engine engine;
+    private volatile boolean closed;
+
+    /** Guards a data source with a configuration (its policy, readConnection, schema and sealKey apply). */
+    public LlmSafeDataSource(DataSource target, LlmSafeConfig config) {
+        this(target, Optional.of(config), config.policy(), PlanSinkFactory.DEFAULT);
+    }
+
+    /** Guards a data source with a policy alone. */
+    public LlmSafeDataSource(DataSource target, Policy policy) {
+        this(target, Optional.empty(), policy, PlanSinkFactory.DEFAULT);
+    }
+
+    LlmSafeDataSource(DataSource target, Optional<LlmSafeConfig> config, Policy policy, PlanSinkFactory sinks) {
+        this.target = Objects.requireNonNull(target, "target");
+        this.config = config;
+        this.policy = Objects.requireNonNull(policy, "policy");
+        this.sinks = sinks;
+    }
+
+    /** A guarded connection, borrowed from the wrapped data source. */
+    @Override
+    public Connection getConnection() throws SQLException {
+        if (closed) {
+            throw new SQLException("this LlmSafeDataSource is closed", "08003");
+        }
+        Connection raw = target.getConnection();
+        try {
+            return GuardedConnection.open(engine(raw), raw, false, "assistant", () -> { });
+        } catch (SQLException | RuntimeException e) {
+            try {
+                raw.close();
+            } catch (SQLException x) {
+                e.addSuppressed(x);
+            }
+            throw e;
+        }
+    }
+
+    private synchronized Engine engine(Connection first) throws SQLException {
+        if (engine == null) {
+            engine = new Engine(config, policy, Engine.dialect(first, config), Engine.borrowed(target), sinks);
+        }
+        return engine;
+    }
+
+    /** Refused: the dry run borrows with the wrapped data source's own credential, and reads must match it. */
+    @Override
+    public Connection getConnection(String username, String password) throws SQLException {
+        throw new SQLFeatureNotSupportedException("configure the credential on the wrapped DataSource: the dry run"
+                + " borrows connections from it with its own credential");
+    }
+
+    /** Closes llmsafe's own resources (the plan sink, the read watchdog); the wrapped data source stays open. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (engine != null) {
+            engine.close();
+            engine = null;
+        }
+    }
+
+    @Override
+    public ConnectionBuilder createConnectionBuilder() throws SQLException {
+        throw new SQLFeatureNotSupportedException("use getConnection()");
+    }
+
+    @Override
+    public ShardingKeyBuilder createShardingKeyBuilder() throws SQLException {
+        throw new SQLFeatureNotSupportedException("sharding keys would move connections to data that was not checked");
+    }
+
+    @Override
+    public PrintWriter getLogWriter() throws SQLException {
+        return target.getLogWriter();
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) throws SQLException {
+        target.setLogWriter(out);
+    }
+
+    @Override
+    public void setLoginTimeout(int seconds) throws SQLException {
+        target.setLoginTimeout(seconds);
+    }
+
+    @Override
+    public int getLoginTimeout() throws SQLException {
+        return target.getLoginTimeout();
+    }
+
+    @Override
+    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+        return target.getParentLogger();
+    }
+
+    /** J1: only this; the wrapped data source would hand out unguarded connections. */
+    @Override
+    public <T> T unwrap(Class<T> iface) throws SQLException {
+        return Wrappers.unwrap(this, iface);
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> iface) {
+        return Wrappers.isWrapperFor(this, iface);
+    }
+}

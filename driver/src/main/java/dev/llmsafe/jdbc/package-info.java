@@ -1,0 +1,18 @@
+/**
+ * The JDBC way in: {@link dev.llmsafe.jdbc.LlmSafeDriver} ({@code jdbc:llmsafe:<real url>}),
+ * {@link dev.llmsafe.jdbc.LlmSafeDataSource} (any DataSource, guarded), and
+ * {@link dev.llmsafe.jdbc.PlanPendingException}, what an UPDATE or DELETE becomes. Everything else here
+ * is package-private.
+ *
+ * <p>The guarded surface is auditable in one place per JDBC type: {@code Guard} makes every decision
+ * about a statement; {@code GuardedConnection}, {@code ReadOnlySessionConnection},
+ * {@code GuardedStatement}, {@code GuardedPreparedStatement} with {@code ParameterCapture},
+ * {@code GuardedResultSet} and {@code GuardedMetaData} hold every method that runs SQL, hands out a JDBC
+ * object or could widen the session; {@code ReadOnlyResultSet} refuses every method that writes a row. The {@code Delegating*} classes hold only pass-through
+ * methods, one per line, that do none of that; {@code WrapperTest} checks both, method by method,
+ * against the java.sql interfaces of the running JDK.
+ *
+ * <p>Uses {@code plan} (the dry run), {@code dialect}, {@code sql} and the policy; the plan store is
+ * reached only through {@link dev.llmsafe.plan.PlanSink}, opened by {@code PlanSinkFactory}.
+ */
+package dev.llmsafe.jdbc;

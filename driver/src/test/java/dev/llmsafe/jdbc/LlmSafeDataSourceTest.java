@@ -1,0 +1,110 @@
+package dev.llmsafe.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.llmsafe.Refusal;
+import dev.llmsafe.policy.ConnectionSettings;
+import dev.llmsafe.policy.LlmSafeConfig;
+import dev.llmsafe.policy.Policy;
+import dev.llmsafe.testing.Engine;
+import dev.llmsafe.testing.ScratchDatabase;
+import dev.llmsafe.testing.ScratchDatabases;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** LlmSafeDataSource: any DataSource guarded as the driver guards a URL; its connections go back read-write. */
+class LlmSafeDataSourceTest {
+
+    @RegisterExtension
+    static final ScratchDatabases dbs = new ScratchDatabases();
+    static final Policy POLICY = Policy.define(p -> p.table("orders", t -> t.impact("Changing an order moves money."))
+            .secret("password_hash", "a stored credential"));
+
+    static HikariDataSource applicationPool(ScratchDatabase db) {
+        HikariConfig c = new HikariConfig();
+        c.setJdbcUrl(db.url());
+        c.setUsername(db.user());
+        c.setPassword(db.password());
+        c.setMaximumPoolSize(2);
+        return new HikariDataSource(c);
+    }
+
+    static ScratchDatabase database(Engine engine) throws SQLException {
+        ScratchDatabase db = dbs.fresh(engine);
+        db.execute("CREATE TABLE orders (id INT PRIMARY KEY, status VARCHAR(20) NOT NULL, password_hash VARCHAR(40))",
+                "INSERT INTO orders VALUES (1, 'packed', 'h1'), (2, 'packed', 'h2')");
+        return db;
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void J8_R3_aGuardedDataSourceReadsPlansAndGivesItsConnectionsBackReadWrite(Engine engine) throws SQLException {
+        ScratchDatabase db = database(engine);
+        Guarded g = Guarded.of(db, POLICY);
+        Guarded.MemorySink sink = new Guarded.MemorySink();
+        try (HikariDataSource pool = applicationPool(db);
+                LlmSafeDataSource ds = new LlmSafeDataSource(pool, Optional.empty(), POLICY, (c, p, d) -> sink)) {
+            Connection raw;
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                raw = ((GuardedConnection) c).readConnectionForTests().unwrap(Connection.class);
+                assertThat(ReadTest.rows(c, "SELECT status FROM orders WHERE id = 1")).containsExactly("packed");
+                g.refusedUnchanged(Refusal.DENIED_IDENTIFIER, () -> s.executeQuery("SELECT * FROM orders"));
+                var before = g.checksum();
+                assertThatThrownBy(() -> s.executeUpdate("UPDATE orders SET status = 'shipped' WHERE id = 2"))
+                        .isInstanceOf(PlanPendingException.class);
+                assertThat(g.checksum()).isEqualTo(before);
+                assertThat(sink.plans).hasSize(1);
+                try (Statement around = ((GuardedConnection) c).readConnectionForTests().createStatement()) {
+                    assertThatThrownBy(() -> around.executeUpdate("UPDATE orders SET status = 'x' WHERE id = 1"))
+                            .isInstanceOf(SQLException.class);
+                }
+            }
+            // Every connection of the pool (two: the model's and the dry run's) is read-write again.
+            try (Connection a = pool.getConnection(); Connection b = pool.getConnection()) {
+                assertThat(List.of(a.unwrap(Connection.class), b.unwrap(Connection.class))).contains(raw);
+                for (Connection c : List.of(a, b)) {
+                    try (Statement s = c.createStatement()) {
+                        assertThat(s.executeUpdate("UPDATE orders SET status = 'packed' WHERE id = 1")).isEqualTo(1);
+                    }
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void J1_theDataSourceUnwrapsToNothingButItself(Engine engine) throws SQLException {
+        ScratchDatabase db = database(engine);
+        try (HikariDataSource pool = applicationPool(db); LlmSafeDataSource ds = new LlmSafeDataSource(pool, POLICY)) {
+            assertThat(ds.unwrap(DataSource.class)).isSameAs(ds);
+            assertThat(ds.isWrapperFor(HikariDataSource.class)).isFalse();
+            assertThatThrownBy(() -> ds.unwrap(HikariDataSource.class)).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("FORBIDDEN_JDBC");
+            assertThatThrownBy(() -> ds.getConnection("other", "pw")).isInstanceOf(SQLFeatureNotSupportedException.class);
+            assertThatThrownBy(ds::createConnectionBuilder).isInstanceOf(SQLFeatureNotSupportedException.class);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void J7_withoutAPlanStoreTheDataSourceRefusesToPropose(Engine engine) throws SQLException {
+        ScratchDatabase db = database(engine);
+        Guarded g = Guarded.of(db, POLICY);
+        LlmSafeConfig config = LlmSafeConfig.builder().connection(ConnectionSettings.of(db.url())).policy(POLICY).build();
+        try (HikariDataSource pool = applicationPool(db); LlmSafeDataSource ds = new LlmSafeDataSource(pool, config);
+                Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            g.refusedUnchanged(Refusal.NO_PLAN_STORE, () -> s.executeUpdate("UPDATE orders SET status = 'x' WHERE id = 1"));
+        }
+    }
+}
