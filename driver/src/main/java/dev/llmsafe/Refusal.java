@@ -70,8 +70,6 @@ public enum Refusal {
      * hand out the vendor driver's own objects.
      */
     FORBIDDEN_JDBC("42501"),
-    /** J7: the plan was measured, but no plan store is configured to keep it, so nothing was proposed. */
-    NO_PLAN_STORE("55000"),
 
     // W4, W6, W7, W11 need the catalog; D: the dry run
     /** W7 as well: the statement would change a primary key column, which the plan tracks rows by. */

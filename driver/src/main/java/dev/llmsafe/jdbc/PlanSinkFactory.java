@@ -1,7 +1,5 @@
 package dev.llmsafe.jdbc;
 
-import dev.llmsafe.Refusal;
-import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.plan.PlanSink;
 import dev.llmsafe.policy.LlmSafeConfig;
@@ -11,10 +9,9 @@ import javax.sql.DataSource;
 
 /**
  * The seam where plans leave the driver: one {@link PlanSink} per engine, opened the first time the
- * engine has a plan to keep. The plan store ({@code storeConnection}, by default the dry-run database)
- * plugs in here by replacing {@link #DEFAULT}; until then every proposal ends in NO_PLAN_STORE, after
- * the dry run and before anything is stored. Tests use an in-memory sink through
- * {@link Engines#useSinks}. A sink that is {@link AutoCloseable} is closed with its engine.
+ * engine has a plan to keep: the plan store ({@code storeConnection}, by default the dry-run database).
+ * Tests can use an in-memory sink through {@link Engines#useSinks}. A sink that is
+ * {@link AutoCloseable} is closed with its engine.
  */
 @FunctionalInterface
 interface PlanSinkFactory {
@@ -29,13 +26,9 @@ interface PlanSinkFactory {
      */
     PlanSink open(Optional<LlmSafeConfig> config, DataSource planPool, Dialect dialect) throws SQLException;
 
-    /** No store: the plan is measured, then refused as NO_PLAN_STORE, so nothing is proposed. */
-    PlanSinkFactory NONE = (config, planPool, dialect) -> plan -> {
-        throw new RefusedException(Refusal.NO_PLAN_STORE, "the change was measured (plan " + plan.id()
-                + ") but no plan store is configured to keep it, so nothing was proposed and nothing can be"
-                + " approved. Nothing in the database has changed. Configure the plan store (storeConnection).");
-    };
+    /** The plan store, where the command line's approve and apply find the plans. */
+    PlanSinkFactory STORE = (config, planPool, dialect) -> StoreSink.open(config, planPool);
 
     /** What the driver and the data source use. */
-    PlanSinkFactory DEFAULT = NONE;
+    PlanSinkFactory DEFAULT = STORE;
 }

@@ -222,7 +222,7 @@ class DriverTest {
     void J8_withoutAConfigurationTheDriverRefusesToConnect() throws SQLException {
         Guarded g = guarded(Engine.SQLITE);
         try (URLClassLoader empty = new URLClassLoader(new URL[0], null)) {
-            LlmSafeDriver d = new LlmSafeDriver(new Engines(PlanSinkFactory.NONE),
+            LlmSafeDriver d = new LlmSafeDriver(new Engines(PlanSinkFactory.STORE),
                     new ConfigDiscovery(k -> null, k -> null, empty));
             String url = DriverUrl.PREFIX + g.db.url().substring("jdbc:".length());
             assertThatThrownBy(() -> d.connect(url, new Properties())).isInstanceOf(SQLException.class)

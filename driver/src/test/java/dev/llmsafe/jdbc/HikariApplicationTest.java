@@ -131,9 +131,7 @@ class HikariApplicationTest {
             assertThat(query(ds, "DELETE FROM orders WHERE id = 1")).startsWith("failed: Plan ");
             assertThat(query(ds, "DROP TABLE orders")).startsWith("failed: Refused (DDL)");
             assertThat(g.checksum()).isEqualTo(before);
-            // TODO(store): approve and apply through the API once the plan store (issue 5) is merged: save the plan
-            // in the PlanStore instead of Guarded.SINK, approve it as a person other than "assistant", apply it
-            // with the apply credential, and assert that orders.status of id 2 is then 'shipped'.
+            // Approve and apply of a plan proposed this way, through the store: StoreEndToEndTest.
         }
     }
 

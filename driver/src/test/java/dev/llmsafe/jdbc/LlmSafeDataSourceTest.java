@@ -98,13 +98,13 @@ class LlmSafeDataSourceTest {
 
     @ParameterizedTest
     @EnumSource(Engine.class)
-    void J7_withoutAPlanStoreTheDataSourceRefusesToPropose(Engine engine) throws SQLException {
+    void J7_T1_withoutAMigratedPlanStoreTheDataSourceRefusesToPropose(Engine engine) throws SQLException {
         ScratchDatabase db = database(engine);
         Guarded g = Guarded.of(db, POLICY);
         LlmSafeConfig config = LlmSafeConfig.builder().connection(ConnectionSettings.of(db.url())).policy(POLICY).build();
         try (HikariDataSource pool = applicationPool(db); LlmSafeDataSource ds = new LlmSafeDataSource(pool, config);
                 Connection c = ds.getConnection(); Statement s = c.createStatement()) {
-            g.refusedUnchanged(Refusal.NO_PLAN_STORE, () -> s.executeUpdate("UPDATE orders SET status = 'x' WHERE id = 1"));
+            g.refusedUnchanged(Refusal.STORE_MISSING, () -> s.executeUpdate("UPDATE orders SET status = 'x' WHERE id = 1"));
         }
     }
 }

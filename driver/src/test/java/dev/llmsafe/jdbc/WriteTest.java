@@ -292,18 +292,4 @@ class WriteTest {
             assertThat(p.getMessage()).contains("the proposer (support-bot)");
         }
     }
-
-    @ParameterizedTest
-    @EnumSource(Engine.class)
-    void J7_withoutAPlanStoreTheChangeIsMeasuredAndNotProposed(Engine engine) throws SQLException {
-        Guarded g = guarded(engine);
-        Engines noStore = new Engines(PlanSinkFactory.NONE);
-        LlmSafeDriver driver = new LlmSafeDriver(noStore, ConfigDiscovery.standard());
-        try (Connection c = driver.connect(g.url(), g.credentials()); Statement s = c.createStatement()) {
-            g.refusedUnchanged(Refusal.NO_PLAN_STORE, () -> s.executeUpdate("UPDATE orders SET qty = 8 WHERE id = 1"));
-            assertThatThrownBy(() -> s.executeUpdate("UPDATE orders SET qty = 8 WHERE id = 1"))
-                    .hasMessageContaining("no plan store is configured").hasMessageContaining("Nothing in the database has changed");
-        }
-        assertThat(noStore.open()).isZero();
-    }
 }

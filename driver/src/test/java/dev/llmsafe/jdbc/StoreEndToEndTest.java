@@ -1,0 +1,111 @@
+package dev.llmsafe.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.llmsafe.Refusal;
+import dev.llmsafe.apply.Applier;
+import dev.llmsafe.apply.Approver;
+import dev.llmsafe.dialect.Bounds;
+import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.Dialects;
+import dev.llmsafe.policy.Identifier;
+import dev.llmsafe.policy.Policy;
+import dev.llmsafe.store.PlanStatus;
+import dev.llmsafe.store.PlanStore;
+import dev.llmsafe.store.StoredPlan;
+import dev.llmsafe.testing.Engine;
+import dev.llmsafe.testing.ScratchDatabase;
+import dev.llmsafe.testing.ScratchDatabases;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The whole way with the driver's default sink, the plan store: an application's HikariCP pool over
+ * {@code jdbc:llmsafe:} proposes, a person approves, the applier commits; and without a migrated store
+ * the proposal is refused with what to run, the database unchanged.
+ */
+class StoreEndToEndTest {
+
+    @RegisterExtension
+    static final ScratchDatabases dbs = new ScratchDatabases();
+    private static final Policy POLICY = Policy.define(p -> p.table("orders", t -> t.impact("A shipped order is invoiced the same night.")));
+
+    private static Guarded fresh(ScratchDatabase db) throws SQLException {
+        db.execute("DROP TABLE IF EXISTS orders",
+                "CREATE TABLE orders (id INT PRIMARY KEY, status VARCHAR(20) NOT NULL)",
+                "INSERT INTO orders VALUES (1, 'packed'), (2, 'packed')");
+        return Guarded.of(db, POLICY);
+    }
+
+    private static HikariDataSource pool(String url, ScratchDatabase db, String name) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url);
+        config.setUsername(db.user());
+        config.setPassword(db.password());
+        config.setMaximumPoolSize(2);
+        config.setPoolName(name + "-" + db.engine().key());
+        return new HikariDataSource(config);
+    }
+
+    private static int updateOrderStatus(DataSource ds, int id, String status) throws SQLException {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement("UPDATE orders SET status = ? WHERE id = ?")) {
+            ps.setString(1, status);
+            ps.setInt(2, id);
+            return ps.executeUpdate();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void J7_A1_aPlanProposedThroughTheDriverIsInTheStoreAndAppliesAfterApproval(Engine engine) throws Exception {
+        Guarded g = fresh(dbs.get(engine));
+        try (HikariDataSource admin = pool(g.db.url(), g.db, "store"); HikariDataSource app = pool(g.url(), g.db, "app")) {
+            PlanStore store = new PlanStore(admin, null, Duration.ofHours(24), Clock.systemUTC());
+            store.migrate();
+            java.util.List<String> before = g.db.snapshot("orders");
+
+            PlanPendingException pending = catchThrowableOfType(PlanPendingException.class,
+                    () -> updateOrderStatus(app, 2, "shipped"));
+            assertThat((Throwable) pending).as("the UPDATE became a plan").isNotNull();
+            assertThat(g.db.snapshot("orders")).isEqualTo(before);
+            StoredPlan stored = store.load(pending.planId());
+            assertThat(stored.status()).isEqualTo(PlanStatus.PROPOSED);
+            assertThat(stored.plan().card()).isEqualTo(pending.plan().card()).contains("status: 'packed' -> 'shipped'");
+
+            new Approver(store, false).approve(pending.planId(), "alice@example.com");
+            Dialect dialect;
+            try (Connection c = admin.getConnection()) {
+                dialect = Dialects.of(c, engine == Engine.POSTGRES ? Identifier.of(g.db.name()) : null);
+            }
+            new Applier(store, admin, dialect, POLICY, Bounds.DEFAULT, false, null).apply(pending.planId(), "bob@example.com");
+            assertThat(g.db.snapshot("orders")).containsExactly("[1, packed]", "[2, shipped]");
+            assertThat(store.load(pending.planId()).status()).isEqualTo(PlanStatus.APPLIED);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void T1_withoutAMigratedStoreTheProposalIsRefusedWithWhatToRun(Engine engine) throws Exception {
+        // A database of its own: the other test migrates the store in the class's database.
+        try (ScratchDatabase db = ScratchDatabase.create(engine)) {
+            Guarded g = fresh(db);
+            try (HikariDataSource app = pool(g.url(), g.db, "app")) {
+                g.refusedUnchanged(Refusal.STORE_MISSING, () -> updateOrderStatus(app, 1, "lost"));
+                assertThatThrownBy(() -> updateOrderStatus(app, 1, "lost"))
+                        .hasMessageContaining("Nothing in the database has changed")
+                        .hasMessageContaining("Run `llmsafe migrate` to create it");
+            }
+        }
+    }
+}
