@@ -1,5 +1,7 @@
 package dev.llmsafe.cli;
 
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.function.UnaryOperator;
@@ -17,7 +19,7 @@ import picocli.CommandLine.Command;
 @Command(name = "llmsafe", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Guarded reads and approved writes for a database a language model can reach.",
         subcommands = {InitCommand.class, MigrateCommand.class, CheckCommand.class, PlanCommand.class,
-                SchemaCommand.class, ListCommand.class, ShowCommand.class, ApproveCommand.class, ApplyCommand.class,
+                ReadCommand.class, ExplainCommand.class, SchemaCommand.class, McpCommand.class, ListCommand.class, ShowCommand.class, ApproveCommand.class, ApplyCommand.class,
                 RejectCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
@@ -34,6 +36,9 @@ public final class Main implements Runnable {
 
     final UnaryOperator<String> env;
     final Path cwd;
+    final InputStream stdin;
+    /** Where {@code mcp} writes the protocol; null for the process's standard output. */
+    final OutputStream stdout;
 
     /** A command line reading the process environment and working directory. */
     public Main() {
@@ -45,8 +50,15 @@ public final class Main implements Runnable {
      * @param cwd the working directory, where ./llmsafe.json is looked for
      */
     public Main(UnaryOperator<String> env, Path cwd) {
+        this(env, cwd, System.in, null);
+    }
+
+    /** A command line whose {@code mcp} serves the given streams (tests). */
+    Main(UnaryOperator<String> env, Path cwd, InputStream stdin, OutputStream stdout) {
         this.env = env;
         this.cwd = cwd;
+        this.stdin = stdin;
+        this.stdout = stdout;
     }
 
     @Override

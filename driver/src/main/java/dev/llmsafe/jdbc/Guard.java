@@ -132,6 +132,27 @@ final class Guard {
         return rs;
     }
 
+    /** R5 asked without running: the read checked as it would be, then only its plain EXPLAIN. */
+    ReadEstimate estimate(String sql) throws SQLException {
+        Analysis a = analyze(sql);
+        if (a.isWrite()) {
+            throw new RefusedException(Refusal.UNSUPPORTED_STATEMENT, "only a read has a cost estimate here; an UPDATE or"
+                    + " a DELETE is measured by its dry run instead. Nothing ran.");
+        }
+        if (a.parameterCount() > 0) {
+            throw new RefusedException(Refusal.UNSUPPORTED_STATEMENT, "the read has " + a.parameterCount() + " ?"
+                    + " parameters; the estimate needs the values written in. Nothing ran.");
+        }
+        Set<TableRef> tables = checkRead(a);
+        Dialect.ReadCost cost;
+        try {
+            cost = dialect.explainCost(exec, a.text(), NO_PARAMETERS, tables);
+        } catch (SQLException e) {
+            throw translate(e);
+        }
+        return new ReadEstimate(cost.estimate(), cost.unit(), policy.read().maxCost());
+    }
+
     /** R5: plain EXPLAIN on the read connection, before anything runs. */
     private void checkCost(Analysis a, Dialect.Binder parameters, Set<TableRef> tables, double max) throws SQLException {
         Dialect.ReadCost cost;

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * refused (J4); the setters that could widen the session are in {@link ReadOnlySessionConnection}
  * (J6), the plain pass-through in {@link DelegatingConnection}.
  */
-final class GuardedConnection extends ReadOnlySessionConnection {
+final class GuardedConnection extends ReadOnlySessionConnection implements LlmSafeConnection {
 
     private static final Logger LOG = LoggerFactory.getLogger(GuardedConnection.class);
 
@@ -88,6 +88,12 @@ final class GuardedConnection extends ReadOnlySessionConnection {
 
     Guard guard() {
         return guard;
+    }
+
+    @Override
+    public ReadEstimate explain(String sql) throws SQLException {
+        d();
+        return guard.estimate(sql);
     }
 
     Engine engine() {

@@ -57,15 +57,29 @@ public final class LlmSafeDataSource implements DataSource, AutoCloseable {
         this.sinks = sinks;
     }
 
-    /** A guarded connection, borrowed from the wrapped data source. */
+    /** A guarded connection, borrowed from the wrapped data source; its plans name "assistant" as proposer. */
     @Override
     public Connection getConnection() throws SQLException {
+        return getConnectionFor("assistant");
+    }
+
+    /**
+     * A guarded connection whose plans name {@code proposer} as their proposer, for an application that
+     * serves several agents or users from one data source. The name is recorded as given and is not an
+     * authorisation boundary (T3): who may approve and apply is decided by the store's own credential.
+     *
+     * @param proposer who proposes the connection's plans, as the card will name them
+     */
+    public Connection getConnectionFor(String proposer) throws SQLException {
+        if (proposer == null || proposer.isBlank()) {
+            throw new IllegalArgumentException("a proposer name must not be blank");
+        }
         if (closed) {
             throw new SQLException("this LlmSafeDataSource is closed", "08003");
         }
         Connection raw = target.getConnection();
         try {
-            return GuardedConnection.open(engine(raw), raw, false, "assistant", () -> { });
+            return GuardedConnection.open(engine(raw), raw, false, proposer, () -> { });
         } catch (SQLException | RuntimeException e) {
             try {
                 raw.close();

@@ -28,7 +28,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -353,10 +352,5 @@ class ApplyTest {
         assertThat(store.load(plan.id()).status())
                 .isEqualTo(engine == Engine.SQLITE ? PlanStatus.APPROVED : PlanStatus.FAILED);
         assertThat(w.snapshot("orders")).contains("[3, open, null, 3, t3]");
-    }
-
-    @BeforeEach
-    void nothing() {
-        // Each test builds its own table with fresh(); the store persists across tests of a dialect.
     }
 }

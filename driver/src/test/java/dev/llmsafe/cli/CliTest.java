@@ -40,13 +40,18 @@ class CliTest {
     }
 
     Path config(ScratchDatabase db) throws Exception {
+        return config(db, "");
+    }
+
+    /** The configuration, with more policy keys (each followed by a comma) before "allow". */
+    Path config(ScratchDatabase db, String morePolicy) throws Exception {
         String conn = "{\"url\": " + new ObjectMapper().writeValueAsString(db.url())
                 + (db.user() == null ? "" : ", \"user\": \"" + db.user() + "\"")
                 + (db.password() == null ? "" : ", \"password\": \"" + db.password() + "\"") + "}";
         Path file = dir.resolve("llmsafe.json");
         Files.writeString(file, "{\n  \"connection\": " + conn + ",\n"
                 + (db.engine() == Engine.POSTGRES ? "  \"schema\": \"" + db.name() + "\",\n" : "")
-                + "  \"policy\": {\n    \"allow\": [\"orders\", \"members\"],\n"
+                + "  \"policy\": {\n    " + morePolicy + "\"allow\": [\"orders\", \"members\"],\n"
                 + "    \"impact\": {\"orders\": \"Changing an order moves money.\"},\n"
                 + "    \"denyIdentifiers\": {\"password_hash\": \"a stored credential\"}\n  }\n}\n");
         return file;
@@ -119,7 +124,7 @@ class CliTest {
 
         Run read = run("plan", "SELECT * FROM orders", "--as", "assistant");
         assertThat(read.status()).isEqualTo(Main.REFUSED);
-        assertThat(read.err()).contains("use `llmsafe read`".replace("use ", "Run it with "));
+        assertThat(read.err()).contains("Run it with `llmsafe read`");
 
         Run rejected = run("plan", "DELETE FROM orders WHERE id = 3", "--as", "assistant");
         String second = rejected.out().substring(5, 41);
@@ -168,11 +173,76 @@ class CliTest {
 
     @Test
     void everyCommandHasCompleteHelp() {
-        for (String cmd : new String[] {"init", "migrate", "check", "plan", "schema", "list", "show", "approve", "apply",
-                "reject"}) {
+        for (String cmd : new String[] {"init", "migrate", "check", "plan", "read", "explain", "schema", "mcp", "list",
+                "show", "approve", "apply", "reject"}) {
             Run help = run(cmd, "--help");
             assertThat(help.status()).isZero();
             assertThat(help.out()).contains("Usage: llmsafe " + cmd).contains("--config=PATH").contains("--json");
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"SQLITE", "POSTGRES"})
+    void R4_readPrintsATableCsvOrJsonAndSaysWhenTheRowsWereCut(Engine engine) throws Exception {
+        ScratchDatabase db = seeded(dbs.fresh(engine));
+        String newline = engine == Engine.SQLITE ? "char(10)" : "chr(10)";
+        db.execute("INSERT INTO members VALUES (8, 'Lee, \"Jr\"' || " + newline + " || 'x', NULL)");
+        config(db, "\"read\": {\"maxRows\": 2},\n    ");
+
+        Run table = run("read", "SELECT id, status FROM orders WHERE id < 3 ORDER BY id");
+        assertThat(table.status()).as(table.err()).isZero();
+        assertThat(table.out()).isEqualTo("""
+                id | status
+                ---+-------
+                1  | packed
+                2  | packed
+                2 rows
+                """);
+
+        Run cut = run("read", "SELECT id FROM orders ORDER BY id");
+        assertThat(cut.out()).endsWith("2 rows\nThe result was cut at 2 rows (policy.read.maxRows): more rows matched."
+                + " Narrow the query to see the rest.\n");
+
+        Run csv = run("read", "SELECT id, name, 1 AS one FROM members ORDER BY id", "--format", "csv");
+        assertThat(csv.status()).as(csv.err()).isZero();
+        assertThat(csv.out()).isEqualTo("id,name,one\r\n7,Ann,1\r\n8,\"Lee, \"\"Jr\"\"\nx\",1\r\n");
+        Run csvCut = run("read", "SELECT id FROM orders ORDER BY id", "--format", "csv");
+        assertThat(csvCut.out()).isEqualTo("id\r\n1\r\n2\r\n");
+        assertThat(csvCut.err()).startsWith("The result was cut at 2 rows");
+
+        Run json = run("read", "SELECT id, status FROM orders ORDER BY id", "--json");
+        JsonNode j = new ObjectMapper().readTree(json.out());
+        assertThat(j.get("truncated").asBoolean()).isTrue();
+        assertThat(j.get("rows").toString()).isEqualTo("[[1,\"packed\"],[2,\"packed\"]]");
+        assertThat(j.get("columns").get(1).get("name").asText()).isEqualTo("status");
+
+        Run secret = run("read", "SELECT password_hash FROM members");
+        assertThat(secret.status()).isEqualTo(Main.REFUSED);
+        assertThat(secret.err()).startsWith("Refused (DENIED_IDENTIFIER)");
+        Run write = run("read", "UPDATE orders SET qty = 9 WHERE id = 1");
+        assertThat(write.status()).isEqualTo(Main.REFUSED);
+        assertThat(write.err()).startsWith("Refused (UNSUPPORTED_STATEMENT)").contains("llmsafe plan");
+        assertThat(db.snapshot("orders")).contains("[1, packed, 1]");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"SQLITE", "POSTGRES"})
+    void R5_explainShowsTheEstimateTheCostGateComparesAndRunsNothing(Engine engine) throws Exception {
+        ScratchDatabase db = seeded(dbs.fresh(engine));
+        config(db);
+        Run open = run("explain", "SELECT * FROM orders WHERE qty > 1");
+        assertThat(open.status()).as(open.err()).isZero();
+        assertThat(open.out()).startsWith("Estimate: ").contains("Bound: none (policy.read.maxCost is not set)");
+
+        config(db, "\"read\": {\"maxCost\": 0.5},\n    ");
+        Run gated = run("explain", "SELECT * FROM orders WHERE qty > 1", "--json");
+        JsonNode j = new ObjectMapper().readTree(gated.out());
+        assertThat(j.get("estimate").asDouble()).isGreaterThan(0.5);
+        assertThat(j.get("bound").asDouble()).isEqualTo(0.5);
+        assertThat(j.get("allowed").asBoolean()).isFalse();
+        assertThat(run("read", "SELECT * FROM orders WHERE qty > 1").err()).startsWith("Refused (COST_TOO_HIGH)");
+
+        assertThat(run("explain", "SELECT password_hash FROM members").err()).startsWith("Refused (DENIED_IDENTIFIER)");
+        assertThat(run("explain", "DELETE FROM orders WHERE id = 1").err()).startsWith("Refused (UNSUPPORTED_STATEMENT)");
     }
 }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.llmsafe.Refusal;
+import dev.llmsafe.RefusedException;
 import dev.llmsafe.apply.Applier;
 import dev.llmsafe.apply.Approver;
 import dev.llmsafe.dialect.Bounds;
@@ -106,6 +107,45 @@ class StoreEndToEndTest {
                         .hasMessageContaining("Nothing in the database has changed")
                         .hasMessageContaining("Run `llmsafe migrate` to create it");
             }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void J5_A4_aBatchIsOnePlanAppliedWholeOrNotAtAll(Engine engine) throws Exception {
+        Guarded g = fresh(dbs.get(engine));
+        try (HikariDataSource admin = pool(g.db.url(), g.db, "store"); HikariDataSource app = pool(g.url(), g.db, "app")) {
+            PlanStore store = new PlanStore(admin, null, Duration.ofHours(24), Clock.systemUTC());
+            store.migrate();
+            Dialect dialect;
+            try (Connection c = admin.getConnection()) {
+                dialect = Dialects.of(c, engine == Engine.POSTGRES ? Identifier.of(g.db.name()) : null);
+            }
+            Applier applier = new Applier(store, admin, dialect, POLICY, Bounds.DEFAULT, false, null);
+
+            PlanPendingException whole = batch(app);
+            assertThat(whole.plan().statements()).hasSize(2);
+            new Approver(store, false).approve(whole.planId(), "alice");
+            applier.apply(whole.planId(), "bob");
+            assertThat(g.db.snapshot("orders")).containsExactly("[1, shipped]", "[2, lost]");
+
+            g.db.execute("UPDATE orders SET status = 'packed'");
+            PlanPendingException notAtAll = batch(app);
+            new Approver(store, false).approve(notAtAll.planId(), "alice");
+            // Someone edits the row of the second statement after approval: the first must not be applied alone.
+            g.db.execute("UPDATE orders SET status = 'returned' WHERE id = 2");
+            assertThatThrownBy(() -> applier.apply(notAtAll.planId(), "bob")).isInstanceOf(RefusedException.class)
+                    .satisfies(e -> assertThat(((RefusedException) e).code()).isEqualTo(Refusal.ROW_CHANGED));
+            assertThat(g.db.snapshot("orders")).containsExactly("[1, packed]", "[2, returned]");
+            assertThat(store.load(notAtAll.planId()).status()).isEqualTo(PlanStatus.FAILED);
+        }
+    }
+
+    private static PlanPendingException batch(DataSource app) throws SQLException {
+        try (Connection c = app.getConnection(); java.sql.Statement s = c.createStatement()) {
+            s.addBatch("UPDATE orders SET status = 'shipped' WHERE id = 1");
+            s.addBatch("UPDATE orders SET status = 'lost' WHERE id = 2");
+            return catchThrowableOfType(PlanPendingException.class, s::executeBatch);
         }
     }
 }

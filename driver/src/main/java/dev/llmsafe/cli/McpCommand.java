@@ -1,0 +1,36 @@
+package dev.llmsafe.cli;
+
+import dev.llmsafe.check.Deployment;
+import dev.llmsafe.mcp.McpServer;
+import java.io.PrintStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** The MCP server over standard input and output. */
+@Command(name = "mcp", description = {"Serve the Model Context Protocol over stdin/stdout for an assistant.",
+        "Four tools: sql_read, sql_plan, sql_plan_status, sql_schema; none approves or applies. Only protocol",
+        "messages go to stdout; logs go to stderr. Ends when stdin ends."})
+final class McpCommand extends Base {
+
+    private static final Logger LOG = LoggerFactory.getLogger(McpCommand.class);
+
+    @Option(names = "--as", paramLabel = "NAME", description = {"The proposer named on every plan (recorded as given).",
+            "Default: mcp:<the client's name>."})
+    String proposer;
+
+    @Override
+    int execute() throws Exception {
+        PrintStream stdout = System.out;
+        // Anything printed by accident now goes to stderr: stdout carries the protocol alone.
+        System.setOut(System.err);
+        try (Deployment d = deployment(); DatabaseTools tools = new DatabaseTools(d)) {
+            LOG.info("llmsafe mcp: serving on stdin/stdout, configuration {}", common.config == null ? "(default)" : common.config);
+            new McpServer(tools, proposer).serve(main.stdin, main.stdout == null ? stdout : main.stdout);
+            return Main.OK;
+        } finally {
+            System.setOut(stdout);
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package dev.llmsafe.cli;
+
+import dev.llmsafe.check.Deployment;
+import dev.llmsafe.mcp.ReadResult;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** A guarded read, as the model's connection would run it. */
+@Command(name = "read", description = {"Run a guarded read and print its rows.",
+        "The same guard as jdbc:llmsafe:: allowlisted tables only, secret columns refused, a read-only session,",
+        "the statement timeout, the cost gate, and at most policy.read.maxRows rows; a cut result says so",
+        "(on stderr for CSV, so that the file stays clean)."})
+final class ReadCommand extends Base {
+
+    @Parameters(index = "0", paramLabel = "SQL", description = "One SELECT.")
+    String sql;
+
+    @Option(names = "--format", defaultValue = "table", description = "table, csv or json (default: ${DEFAULT-VALUE}).")
+    String format;
+
+    @Override
+    int execute() throws Exception {
+        String f = common.json ? "json" : format;
+        if (!List.of("table", "csv", "json").contains(f)) {
+            throw new IllegalArgumentException("--format is table, csv or json, not " + format);
+        }
+        ReadResult r;
+        int cap;
+        try (Deployment d = deployment(); DatabaseTools tools = new DatabaseTools(d)) {
+            r = tools.read(sql);
+            cap = d.config().policy().read().maxRows();
+        }
+        String cut = "The result was cut at " + cap + " rows (policy.read.maxRows): more rows matched. Narrow the"
+                + " query to see the rest.";
+        switch (f) {
+            case "json" -> {
+                List<Map<String, Object>> columns = new ArrayList<>();
+                for (ReadResult.Column c : r.columns()) {
+                    columns.add(Map.of("name", c.name(), "type", c.type()));
+                }
+                out().println(Json.write(Json.object("columns", columns, "rows", r.rows(), "rowCount", r.rows().size(),
+                        "truncated", r.truncated())));
+            }
+            case "csv" -> {
+                csv(out(), r);
+                if (r.truncated()) {
+                    err().println(cut);
+                }
+            }
+            default -> {
+                table(out(), r);
+                out().println(r.rows().size() + (r.rows().size() == 1 ? " row" : " rows"));
+                if (r.truncated()) {
+                    out().println(cut);
+                }
+            }
+        }
+        out().flush();
+        return Main.OK;
+    }
+
+    /** RFC 4180: a header line, then one line per row; NULL is an empty field. */
+    static void csv(PrintWriter out, ReadResult r) {
+        List<String> header = new ArrayList<>();
+        for (ReadResult.Column c : r.columns()) {
+            header.add(csvField(c.name()));
+        }
+        out.print(String.join(",", header) + "\r\n");
+        for (List<Object> row : r.rows()) {
+            List<String> fields = new ArrayList<>(row.size());
+            for (Object v : row) {
+                fields.add(v == null ? "" : csvField(v.toString()));
+            }
+            out.print(String.join(",", fields) + "\r\n");
+        }
+    }
+
+    /** A field quoted when it holds a comma, a quote or a line break, with its quotes doubled. */
+    static String csvField(String s) {
+        boolean quote = s.indexOf(',') >= 0 || s.indexOf('"') >= 0 || s.indexOf('\n') >= 0 || s.indexOf('\r') >= 0;
+        return quote ? '"' + s.replace("\"", "\"\"") + '"' : s;
+    }
+
+    /** Columns aligned under their names; NULL spelled out; line breaks in a value shown as \n. */
+    static void table(PrintWriter out, ReadResult r) {
+        int n = r.columns().size();
+        List<String[]> cells = new ArrayList<>();
+        String[] header = new String[n];
+        for (int i = 0; i < n; i++) {
+            header[i] = r.columns().get(i).name();
+        }
+        cells.add(header);
+        for (List<Object> row : r.rows()) {
+            String[] line = new String[n];
+            for (int i = 0; i < n; i++) {
+                Object v = row.get(i);
+                line[i] = v == null ? "NULL" : v.toString().replace("\r", "\\r").replace("\n", "\\n");
+            }
+            cells.add(line);
+        }
+        int[] width = new int[n];
+        for (String[] line : cells) {
+            for (int i = 0; i < n; i++) {
+                width[i] = Math.max(width[i], line[i].length());
+            }
+        }
+        for (int l = 0; l < cells.size(); l++) {
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < n; i++) {
+                b.append(i == 0 ? "" : " | ").append(String.format("%-" + Math.max(1, width[i]) + "s", cells.get(l)[i]));
+            }
+            out.println(b.toString().stripTrailing());
+            if (l == 0) {
+                StringBuilder rule = new StringBuilder();
+                for (int i = 0; i < n; i++) {
+                    rule.append(i == 0 ? "" : "-+-").append("-".repeat(Math.max(1, width[i])));
+                }
+                out.println(rule);
+            }
+        }
+    }
+}
