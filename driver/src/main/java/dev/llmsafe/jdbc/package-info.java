@@ -1,8 +1,9 @@
 /**
  * The JDBC way in: {@link dev.llmsafe.jdbc.LlmSafeDriver} ({@code jdbc:llmsafe:<real url>}),
- * {@link dev.llmsafe.jdbc.LlmSafeDataSource} (any DataSource, guarded), and
- * {@link dev.llmsafe.jdbc.PlanPendingException}, what an UPDATE or DELETE becomes. Everything else here
- * is package-private.
+ * {@link dev.llmsafe.jdbc.LlmSafeDataSource} (any DataSource, guarded),
+ * {@link dev.llmsafe.jdbc.PlanPendingException}, what an UPDATE or DELETE becomes, and
+ * {@link dev.llmsafe.jdbc.LlmSafeConnection} with {@link dev.llmsafe.jdbc.ReadEstimate}, what a guarded
+ * connection offers beyond JDBC. Everything else here is package-private.
  *
  * <p>The guarded surface is auditable in one place per JDBC type: {@code Guard} makes every decision
  * about a statement; {@code GuardedConnection}, {@code ReadOnlySessionConnection},
@@ -12,7 +13,8 @@
  * methods, one per line, that do none of that; {@code WrapperTest} checks both, method by method,
  * against the java.sql interfaces of the running JDK.
  *
- * <p>Uses {@code plan} (the dry run), {@code dialect}, {@code sql} and the policy; the plan store is
- * reached only through {@link dev.llmsafe.plan.PlanSink}, opened by {@code PlanSinkFactory}.
+ * <p>Uses {@code plan} (the dry run), {@code dialect}, {@code sql} and the policy; the plan store
+ * ({@code store.PlanStore}, behind {@code storeConnection} or the application's own database) is
+ * reached through {@link dev.llmsafe.plan.PlanSink}, opened by {@code PlanSinkFactory}.
  */
 package dev.llmsafe.jdbc;

@@ -174,7 +174,7 @@ class WrapperTest {
     }
 
     @Test
-    void J1_onlyTheDriverTheDataSourceAndPlanPendingExceptionArePublicAndNoneHasAnEscapeHatch() throws IOException {
+    void J1_onlyTheDocumentedTypesArePublicAndNoneHasAnEscapeHatch() throws IOException {
         Path dir = Path.of(LlmSafeDriver.class.getProtectionDomain().getCodeSource().getLocation().getPath(),
                 "dev", "llmsafe", "jdbc");
         List<String> publicTypes = new ArrayList<>();
@@ -192,8 +192,10 @@ class WrapperTest {
                 }
             }
         }
-        assertThat(publicTypes).containsExactlyInAnyOrder("LlmSafeDriver", "LlmSafeDataSource", "PlanPendingException");
-        for (Class<?> c : List.of(LlmSafeDriver.class, LlmSafeDataSource.class, PlanPendingException.class)) {
+        assertThat(publicTypes).containsExactlyInAnyOrder("LlmSafeDriver", "LlmSafeDataSource", "PlanPendingException",
+                "LlmSafeConnection", "ReadEstimate");
+        for (Class<?> c : List.of(LlmSafeDriver.class, LlmSafeDataSource.class, PlanPendingException.class,
+                LlmSafeConnection.class, ReadEstimate.class)) {
             for (Method m : c.getDeclaredMethods()) {
                 if (Modifier.isPublic(m.getModifiers())) {
                     assertThat(m.getName()).as(c.getSimpleName()).doesNotContain("elegate").doesNotContain("arget")
