@@ -11,11 +11,17 @@ import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabase;
 import dev.llmsafe.testing.ScratchDatabases;
 import dev.llmsafe.testing.TestServers;
+import dev.llmsafe.Refusal;
+import dev.llmsafe.RefusedException;
+import dev.llmsafe.jdbc.PlanPendingException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -24,6 +30,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -38,15 +45,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * roles (the store in a schema or database of its own), and the command line in-process for migrate,
  * check, plan, approve and apply; then each role is tried at what it must not do, and the database
  * refuses it. SQLite runs the same story without roles.
- *
- * <p>TODO(issue 6, the jdbc:llmsafe: URL): add {@code R3_E7_aReadThroughTheLlmsafeUrlRunsAsTheReadRole},
- * a SELECT and a writing function through {@code jdbc:llmsafe:} with this configuration, the function
- * stopped by the read role's database privileges; and {@code J7_theLlmsafeUrlProposesAsThePlanningRole},
- * an UPDATE through the URL that comes back as PlanPendingException and is approved and applied here.
- *
- * <p>TODO(issue 7, {@code llmsafe read}): add {@code R3_theReadCommandRunsAsTheReadRole}, the same
- * read through the command line, its output asserted, and a read of the non-allowlisted payroll table
- * refused by llmsafe and, asked directly, by the database.
+ * The application's own way in is driven the same way: {@code jdbc:llmsafe:} with the planning role's
+ * credential reads as the read role and proposes into the store role's store.
  */
 class RolesEndToEndTest {
 
@@ -230,6 +230,103 @@ class RolesEndToEndTest {
         assertThat(delete.apply().status()).as(delete.apply().err()).isEqualTo(Main.OK);
         rows.remove(4);
         assertThat(orders(d)).isEqualTo(rows);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void R3_J7_theLlmsafeUrlReadsAsTheReadRoleAndProposesIntoTheStoreRolesStore(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        assertThat(d.llmsafe("migrate").status()).isEqualTo(Main.OK);
+        // The driver reads ${...} from the process environment; the application's copy of the file has the
+        // passwords written in.
+        String text = Files.readString(d.home().resolve("llmsafe.json"));
+        for (Map.Entry<String, String> e : d.env().entrySet()) {
+            text = text.replace("${" + e.getKey() + "}", e.getValue());
+        }
+        Path config = Files.writeString(d.home().resolve("app-llmsafe.json"), text);
+        String appUrl = new ObjectMapper().readTree(text).get("connection").get("url").asText();
+        String url = "jdbc:llmsafe:" + appUrl.substring("jdbc:".length()) + (appUrl.contains("?") ? "&" : "?")
+                + "llmsafe.config=" + URLEncoder.encode(config.toString(), StandardCharsets.UTF_8);
+        Properties credential = new Properties();
+        if (d.roles() != null) {
+            credential.setProperty("user", d.roles().login(Role.PLAN).name());
+            credential.setProperty("password", d.roles().login(Role.PLAN).password());
+        }
+
+        try (Connection c = DriverManager.getConnection(url, credential)) {
+            Map<Integer, String> read = new LinkedHashMap<>();
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT id, status FROM orders ORDER BY id")) {
+                while (rs.next()) {
+                    read.put(rs.getInt(1), rs.getString(2));
+                }
+            }
+            assertThat(read).isEqualTo(orders(d));
+            if (d.roles() != null) {
+                String who = d.flavor() == Flavor.POSTGRES ? "SELECT current_user" : "SELECT CURRENT_USER()";
+                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(who)) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getString(1)).startsWith(d.roles().login(Role.READ).name());
+                }
+            }
+            RefusedException payroll = catchThrowableOfType(RefusedException.class, () -> c.createStatement()
+                    .executeQuery("SELECT salary FROM payroll"));
+            assertThat(payroll.code()).isEqualTo(Refusal.TABLE_NOT_ALLOWED);
+        }
+
+        Map<Integer, Integer> before = quantities(d);
+        // Again when InnoDB's INNODB_TRX stayed stale at the dry run or the apply (see proposeApproveApply).
+        for (int attempt = 1; ; attempt++) {
+            PlanPendingException pending;
+            try (Connection c = DriverManager.getConnection(url, credential); Statement s = c.createStatement()) {
+                s.executeUpdate("UPDATE orders SET qty = qty + 10 WHERE id = 3");
+                throw new AssertionError("the UPDATE ran through jdbc:llmsafe: instead of becoming a plan");
+            } catch (PlanPendingException e) {
+                pending = e;
+            } catch (RefusedException e) {
+                if (attempt < ATTEMPTS && staleInnodbTrx(e.getMessage(), attempt)) {
+                    continue;
+                }
+                throw e;
+            }
+            assertThat(quantities(d)).isEqualTo(before);
+            String id = pending.planId().toString();
+            Run show = d.llmsafe("show", id);
+            assertThat(show.status()).as(show.err()).isEqualTo(Main.OK);
+            assertThat(show.out()).contains("Status: proposed").contains("assistant  propose  done");
+            assertThat(d.llmsafe("approve", id, "--as", "alice").status()).isEqualTo(Main.OK);
+            Run apply = d.llmsafe("apply", id, "--as", "bob");
+            if (attempt < ATTEMPTS && staleInnodbTrx(apply.err(), attempt)) {
+                continue;
+            }
+            assertThat(apply.status()).as(apply.err()).isEqualTo(Main.OK);
+            break;
+        }
+        before.computeIfPresent(3, (k, q) -> q + 10);
+        assertThat(quantities(d)).isEqualTo(before);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void R3_theReadCommandReadsThroughTheGuardAndTheDatabaseRefusesWhatThePolicyDoes(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        Run csv = d.llmsafe("read", "SELECT id, status FROM orders ORDER BY id", "--format", "csv");
+        assertThat(csv.status()).as(csv.err()).isEqualTo(Main.OK);
+        StringBuilder expected = new StringBuilder("id,status\r\n");
+        orders(d).forEach((k, v) -> expected.append(k).append(',').append(v).append("\r\n"));
+        assertThat(csv.out()).isEqualTo(expected.toString());
+
+        Run payroll = d.llmsafe("read", "SELECT salary FROM payroll");
+        assertThat(payroll.status()).isEqualTo(Main.REFUSED);
+        assertThat(payroll.err()).startsWith("Refused (TABLE_NOT_ALLOWED)");
+        if (d.roles() != null) {
+            Run who = d.llmsafe("read", d.flavor() == Flavor.POSTGRES ? "SELECT current_user AS who"
+                    : "SELECT CURRENT_USER() AS who", "--json");
+            assertThat(who.out()).contains("\"" + d.roles().login(Role.READ).name());
+            // And asked directly, the database refuses the read role too.
+            try (Connection c = d.roles().connect(Role.READ)) {
+                assertRefusedByTheDatabase(d, c, "SELECT salary FROM payroll");
+            }
+        }
     }
 
     /**
