@@ -2,6 +2,7 @@ package dev.llmsafe.samples.hikari;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 
@@ -38,11 +39,16 @@ public final class HikariApp {
     }
 
     /**
-     * Creates a sample database, lists the orders and tries to ship one, printing what happens. Run it from
-     * {@code samples/hikari-app} (the URL is relative to the working directory).
+     * Creates a sample database unless there is one, lists the orders and tries to ship one, printing what
+     * happens. Run it from {@code samples/hikari-app} (the URL is relative to the working directory). The
+     * database is kept from one run to the next, as an application keeps its data: so is the plan store that
+     * {@code llmsafe migrate} creates in it, and the plans waiting there.
      */
     public static void main(String[] args) throws Exception {
-        OrdersDatabase.create(Path.of("target/orders.db"), 6);
+        Path file = Path.of("target/orders.db");
+        if (!Files.exists(file)) {
+            OrdersDatabase.create(file, 6);
+        }
         try (HikariDataSource pool = pool(GUARDED_URL)) {
             OrderService orders = new OrderService(pool);
             orders.list().forEach(System.out::println);

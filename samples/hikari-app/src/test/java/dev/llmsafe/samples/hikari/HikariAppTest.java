@@ -8,8 +8,10 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.metrics.IMetricsTracker;
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
-import dev.llmsafe.jdbc.InMemoryPlans;
+import dev.llmsafe.cli.Main;
 import dev.llmsafe.jdbc.PlanPendingException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -18,6 +20,7 @@ import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -26,15 +29,19 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The unchanged application on a pool over {@code jdbc:llmsafe:}: reads work (capped, and the cap says so),
- * an UPDATE becomes a plan whose card the caller gets, the table stays as it was, and HikariCP keeps its
- * one connection through plans and refusals. The table is checked on the plain {@code jdbc:sqlite:} URL,
- * around the guard.
+ * an UPDATE becomes a plan whose card the caller gets and which the approver finds in the plan store, the
+ * table stays as it was until another person approves the plan and an applier applies it, and HikariCP
+ * keeps its one connection through plans and refusals. The table is checked on the plain
+ * {@code jdbc:sqlite:} URL, around the guard. The plan store is created once, as a user would, with
+ * {@code llmsafe migrate} on the sample's own {@code llmsafe.json}; approve, apply and show are the same
+ * command line, run in-process.
  */
 class HikariAppTest {
 
     static final String IMPACT = "Changing an order moves money: the ship date decides the supplier's payment month.";
+    /** The sample's configuration, as the command line is given it (Maven runs tests in the module's directory). */
+    static final String CONFIG = "src/main/resources/llmsafe.json";
 
-    static InMemoryPlans plans;
     static String plainUrl;
     static HikariDataSource pool;
     static OrderService orders;
@@ -43,9 +50,12 @@ class HikariAppTest {
 
     @BeforeAll
     static void start() throws Exception {
-        plans = InMemoryPlans.install();
         // More orders than the policy's read.maxRows (50), so that the cap shows.
         plainUrl = OrdersDatabase.create(Path.of("target/orders.db"), 60);
+        // Once per database, before the first UPDATE: without the store an UPDATE is refused as STORE_MISSING.
+        Cli migrate = llmsafe("migrate");
+        assertThat(migrate.status()).as(migrate.err()).isEqualTo(Main.OK);
+        assertThat(migrate.out()).startsWith("The plan store is at version ");
         HikariConfig config = HikariApp.config(HikariApp.GUARDED_URL);
         // One connection, so that "the pool kept it" has one meaning.
         config.setMaximumPoolSize(1);
@@ -111,8 +121,42 @@ class HikariAppTest {
                 .contains("1 row would change, in 1 column: status")
                 .contains("status: 'packed' -> 'shipped'")
                 .contains("llmsafe approve " + pending.planId());
-        assertThat(plans.last()).hasValueSatisfying(p -> assertThat(p.id()).isEqualTo(pending.planId()));
+        // The approver finds the plan in the store, with the card the caller was given, waiting.
+        Cli show = llmsafe("show", pending.planId().toString());
+        assertThat(show.status()).as(show.err()).isEqualTo(Main.OK);
+        assertThat(show.out()).startsWith(card).contains("\nStatus: proposed\n").contains("  assistant  propose  done");
         assertThat(table()).isEqualTo(before).contains("2|Grace|packed");
+    }
+
+    @Test
+    void approvedByAnotherPersonAndAppliedThePlanChangesTheRowExactlyAsTheCardSaid() throws SQLException {
+        // Order 4, which no other test reads or proposes to change: the tests run in any order.
+        List<String> before = table();
+        assertThat(before.get(3)).isEqualTo("4|Grace|packed");
+
+        PlanPendingException pending = catchThrowableOfType(PlanPendingException.class, () -> orders.markShipped(4));
+        String id = pending.planId().toString();
+        assertThat(pending.getMessage()).contains("1 row would change, in 1 column: status")
+                .contains("id = 4\n    status: 'packed' -> 'shipped'");
+        assertThat(table()).isEqualTo(before);
+
+        Cli approve = llmsafe("approve", id, "--as", "alice@example.com");
+        assertThat(approve.status()).as(approve.err()).isEqualTo(Main.OK);
+        assertThat(approve.out()).startsWith("Plan " + id + " is approved by alice@example.com.");
+        // An approval alone changes nothing.
+        assertThat(table()).isEqualTo(before);
+
+        Cli apply = llmsafe("apply", id, "--as", "bob@example.com");
+        assertThat(apply.status()).as(apply.err()).isEqualTo(Main.OK);
+        assertThat(apply.out()).startsWith("Plan " + id + " is applied: ").contains("exactly as the card showed");
+
+        // Exactly the card's change: order 4's status, and nothing else in the table.
+        List<String> after = new ArrayList<>(before);
+        after.set(3, "4|Grace|shipped");
+        assertThat(table()).isEqualTo(after);
+        Cli show = llmsafe("show", id);
+        assertThat(show.out()).contains("\nStatus: applied (approved by alice@example.com)")
+                .contains("  bob@example.com  apply  applied");
     }
 
     @Test
@@ -143,6 +187,21 @@ class HikariAppTest {
         assertThat(opened.get()).isEqualTo(1);
         assertThat(pool.getHikariPoolMXBean().getTotalConnections()).isEqualTo(1);
         assertThat(pool.getHikariPoolMXBean().getIdleConnections()).isEqualTo(1);
+    }
+
+    /** What the command line printed, and its exit status. */
+    record Cli(int status, String out, String err) {
+    }
+
+    /** {@code llmsafe ARGS --config src/main/resources/llmsafe.json}, in-process. */
+    static Cli llmsafe(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        String[] withConfig = Arrays.copyOf(args, args.length + 2);
+        withConfig[args.length] = "--config";
+        withConfig[args.length + 1] = CONFIG;
+        int status = Main.run(new Main(), new PrintWriter(out, true), new PrintWriter(err, true), withConfig);
+        return new Cli(status, out.toString(), err.toString());
     }
 
     /** Every row of orders, read on the plain URL: what the database holds. */

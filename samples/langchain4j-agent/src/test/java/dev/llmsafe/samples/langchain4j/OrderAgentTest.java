@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.llmsafe.RefusedException;
-import dev.llmsafe.jdbc.InMemoryPlans;
-import dev.llmsafe.plan.Plan;
+import dev.llmsafe.cli.Main;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -15,15 +16,20 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * A LangChain4j agent whose tools are plain JDBC over {@code jdbc:llmsafe:}, driven by a scripted model:
- * what the model is shown for a write (the card with the plan id), a read (the rows) and a refused
- * statement (the refusal), and that the database holds what it held before. The table is read on the
- * plain {@code jdbc:sqlite:} URL, around the guard.
+ * what the model is shown for a write (the card with the plan id, which the approver then finds in the
+ * plan store), a read (the rows) and a refused statement (the refusal), and that the database holds what
+ * it held before. The table is read on the plain {@code jdbc:sqlite:} URL, around the guard. The plan
+ * store is created once, as a user would, with {@code llmsafe migrate} on the sample's own
+ * {@code llmsafe.json}; the store is read with {@code llmsafe show}, the same command line, in-process.
  */
 class OrderAgentTest {
 
@@ -32,12 +38,11 @@ class OrderAgentTest {
     static final String AGENT_URL = "jdbc:llmsafe:sqlite:" + FILE + "?llmsafe.proposer=order-agent";
     static final String PLAIN_URL = "jdbc:sqlite:" + FILE;
     static final String IMPACT = "Changing an order moves money: the ship date decides the supplier's payment month.";
-
-    static InMemoryPlans plans;
+    /** The sample's configuration, as the command line is given it (Maven runs tests in the module's directory). */
+    static final String CONFIG = "src/main/resources/llmsafe.json";
 
     @BeforeAll
     static void database() throws Exception {
-        plans = InMemoryPlans.install();
         Files.createDirectories(Path.of("target"));
         Files.deleteIfExists(Path.of(FILE));
         // The application's own migration, on the plain URL: the model's connection cannot write.
@@ -48,6 +53,10 @@ class OrderAgentTest {
             s.execute("INSERT INTO orders VALUES (1, 'Ada', 'packed'), (2, 'Grace', 'packed'), (3, 'Ada', 'shipped'),"
                     + " (4, 'Grace', 'packed'), (5, 'Ada', 'packed'), (6, 'Grace', 'shipped')");
         }
+        // Once per database, before the first UPDATE: without the store an UPDATE is refused as STORE_MISSING.
+        Cli migrate = llmsafe("migrate");
+        assertThat(migrate.status()).as(migrate.err()).isEqualTo(Main.OK);
+        assertThat(migrate.out()).startsWith("The plan store is at version ");
     }
 
     @Test
@@ -59,19 +68,22 @@ class OrderAgentTest {
 
         ToolExecutionResultMessage shown = only(model);
         System.out.println("The model was shown (isError=" + shown.isError() + "):\n" + shown.text());
-        Plan plan = plans.last().orElseThrow();
-        // LangChain4j hands the model exactly PlanPendingException.getMessage(): the plan's card.
-        assertThat(shown.text()).isEqualTo(plan.card());
+        String id = planId(shown.text());
         assertThat(shown.text())
-                .startsWith("Plan " + plan.id() + " is proposed, not applied. Nothing in the database has changed.")
+                .startsWith("Plan " + id + " is proposed, not applied. Nothing in the database has changed.")
                 .contains("UPDATE orders SET status = 'shipped' WHERE id = ? AND status = 'packed'")
                 .contains(IMPACT)
                 .contains("status: 'packed' -> 'shipped'")
                 .contains("the proposer (order-agent)")
-                .contains("llmsafe approve " + plan.id());
+                .contains("llmsafe approve " + id);
         assertThat(shown.isError()).isTrue();
-        assertThat(plan.proposer()).isEqualTo("order-agent");
         assertThat(answer).isEqualTo(shown.text());
+        // LangChain4j hands the model exactly PlanPendingException.getMessage(): the card the approver finds in
+        // the store, proposed by the agent's URL's llmsafe.proposer.
+        Cli show = llmsafe("show", id);
+        assertThat(show.status()).as(show.err()).isEqualTo(Main.OK);
+        assertThat(show.out()).startsWith(shown.text()).contains("\nStatus: proposed\n")
+                .contains("  order-agent  propose  done");
         assertThat(table()).isEqualTo(before).contains("2|Grace|packed");
     }
 
@@ -112,6 +124,28 @@ class OrderAgentTest {
     private static ToolExecutionResultMessage only(ScriptedChatModel model) {
         assertThat(model.shown()).hasSize(1);
         return model.shown().get(0);
+    }
+
+    /** The plan id a card starts with. */
+    private static String planId(String card) {
+        Matcher m = Pattern.compile("^Plan ([0-9a-f-]{36}) is proposed").matcher(card);
+        assertThat(m.find()).as(card).isTrue();
+        return m.group(1);
+    }
+
+    /** What the command line printed, and its exit status. */
+    record Cli(int status, String out, String err) {
+    }
+
+    /** {@code llmsafe ARGS --config src/main/resources/llmsafe.json}, in-process. */
+    static Cli llmsafe(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        String[] withConfig = Arrays.copyOf(args, args.length + 2);
+        withConfig[args.length] = "--config";
+        withConfig[args.length + 1] = CONFIG;
+        int status = Main.run(new Main(), new PrintWriter(out, true), new PrintWriter(err, true), withConfig);
+        return new Cli(status, out.toString(), err.toString());
     }
 
     /** Every row of orders, read on the plain URL: what the database holds. */

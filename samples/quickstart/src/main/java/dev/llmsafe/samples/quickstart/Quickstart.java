@@ -5,6 +5,7 @@ import dev.llmsafe.jdbc.PlanPendingException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -62,7 +63,7 @@ public final class Quickstart {
                   }
                 }
                 """.formatted(db.toString().replace("\\", "\\\\")));
-        out.print(Files.readString(config));
+        indented(Files.readString(config), "   ");
 
         step("3. llmsafe migrate: the plan store");
         cli("migrate", "--config", config.toString());
@@ -81,7 +82,7 @@ public final class Quickstart {
             out.println();
             out.println("   It gets PlanPendingException, whose message is the card:");
             out.println();
-            pending.getMessage().lines().forEach(l -> out.println("   " + l));
+            indented(pending.getMessage(), "   ");
             planId = pending.planId();
         }
 
@@ -102,13 +103,21 @@ public final class Quickstart {
         out.println("== " + title);
     }
 
+    /** Runs the command line as a person would type it, and prints what it printed under the command. */
     private void cli(String... args) {
         out.println("   $ llmsafe " + String.join(" ", args).replace(dir.toString() + "/", ""));
-        PrintWriter w = new PrintWriter(out, true);
+        StringWriter printed = new StringWriter();
+        PrintWriter w = new PrintWriter(printed, true);
         int status = Main.run(new Main(), w, w, args);
+        indented(printed.toString(), "     ");
         if (status != Main.OK && !(args[0].equals("check") && status == Main.NOT_READY)) {
             throw new IllegalStateException("llmsafe " + args[0] + " ended with status " + status);
         }
+    }
+
+    /** Prints text under a step, each line indented; blank lines stay blank. */
+    private void indented(String text, String indent) {
+        text.lines().forEach(l -> out.println(l.isBlank() ? "" : indent + l));
     }
 
     /** The orders, read with a plain connection to the file. */

@@ -6,9 +6,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.llmsafe.RefusedException;
-import dev.llmsafe.jdbc.InMemoryPlans;
+import dev.llmsafe.cli.Main;
 import dev.llmsafe.jdbc.PlanPendingException;
-import dev.llmsafe.plan.Plan;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -17,7 +18,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,15 +38,20 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The Spring Boot application, booted with a scripted chat model: what the model is shown for a write
- * (the card with the plan id, through JdbcTemplate), a read (the rows), a refused statement (the refusal,
- * through plain JDBC), and that any other tool error fails the call instead; and that the database holds
- * what it held before. The table is read on the plain {@code jdbc:sqlite:} URL, around the guard.
+ * (the card with the plan id, through JdbcTemplate, which the approver then finds in the plan store), a
+ * read (the rows), a refused statement (the refusal, through plain JDBC), and that any other tool error
+ * fails the call instead; and that the database holds what it held before. The table is read on the plain
+ * {@code jdbc:sqlite:} URL, around the guard. The plan store is created once, as a user would, with
+ * {@code llmsafe migrate} on the sample's own {@code llmsafe.json}; the store is read with
+ * {@code llmsafe show}, the same command line, in-process.
  */
 class OrderAgentTest {
 
     static final String FILE = "target/orders.db";
     static final String PLAIN_URL = "jdbc:sqlite:" + FILE;
     static final String IMPACT = "Changing an order moves money: the ship date decides the supplier's payment month.";
+    /** The sample's configuration, as the command line is given it (Maven runs tests in the module's directory). */
+    static final String CONFIG = "src/main/resources/llmsafe.json";
 
     /** The model, as a bean: the application's ChatClient.Builder picks it up. */
     @Configuration(proxyBeanMethods = false)
@@ -53,18 +62,19 @@ class OrderAgentTest {
         }
     }
 
-    static InMemoryPlans plans;
     static ConfigurableApplicationContext context;
     static ScriptedChatModel model;
     static OrderAgent agent;
 
     @BeforeAll
     static void boot() throws Exception {
-        // In this order: the sink before the first jdbc:llmsafe: connection (an engine keeps the sink it was
-        // made with), the database before the pool opens it; hence the context is started here, not by
-        // @SpringBootTest.
-        plans = InMemoryPlans.install();
+        // In this order: the database before the pool opens it, hence the context is started here, not by
+        // @SpringBootTest; the plan store (once per database) before the first UPDATE, which without it is
+        // refused as STORE_MISSING.
         migrate();
+        Cli store = llmsafe("migrate");
+        assertThat(store.status()).as(store.err()).isEqualTo(Main.OK);
+        assertThat(store.out()).startsWith("The plan store is at version ");
         context = new SpringApplicationBuilder(OrderAgentApplication.class, ScriptedModel.class)
                 .web(WebApplicationType.NONE)
                 .run();
@@ -95,17 +105,21 @@ class OrderAgentTest {
 
         String shown = onlyShown();
         System.out.println("The model was shown:\n" + shown);
-        Plan plan = plans.last().orElseThrow();
-        // JdbcTemplate wrapped the PlanPendingException in a DataAccessException; the model sees the card only.
-        assertThat(shown).isEqualTo(plan.card());
+        String id = planId(shown);
         assertThat(shown)
-                .startsWith("Plan " + plan.id() + " is proposed, not applied. Nothing in the database has changed.")
+                .startsWith("Plan " + id + " is proposed, not applied. Nothing in the database has changed.")
                 .contains("UPDATE orders SET status = 'shipped' WHERE id = ? AND status = 'packed'")
                 .contains(IMPACT)
                 .contains("status: 'packed' -> 'shipped'")
                 .contains("the proposer (spring-agent)")
-                .contains("llmsafe approve " + plan.id());
+                .contains("llmsafe approve " + id);
         assertThat(answer).isEqualTo(shown);
+        // JdbcTemplate wrapped the PlanPendingException in a DataAccessException; the model sees the card only,
+        // exactly as the approver finds it in the store, proposed by the URL's llmsafe.proposer.
+        Cli show = llmsafe("show", id);
+        assertThat(show.status()).as(show.err()).isEqualTo(Main.OK);
+        assertThat(show.out()).startsWith(shown).contains("\nStatus: proposed\n")
+                .contains("  spring-agent  propose  done");
         assertThat(table()).isEqualTo(before).contains("2|Grace|packed");
     }
 
@@ -171,6 +185,28 @@ class OrderAgentTest {
         assertThat(model.shown()).hasSize(1);
         ToolResponseMessage.ToolResponse response = model.shown().get(0);
         return response.responseData();
+    }
+
+    /** The plan id a card starts with. */
+    private static String planId(String card) {
+        Matcher m = Pattern.compile("^Plan ([0-9a-f-]{36}) is proposed").matcher(card);
+        assertThat(m.find()).as(card).isTrue();
+        return m.group(1);
+    }
+
+    /** What the command line printed, and its exit status. */
+    record Cli(int status, String out, String err) {
+    }
+
+    /** {@code llmsafe ARGS --config src/main/resources/llmsafe.json}, in-process. */
+    static Cli llmsafe(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        String[] withConfig = Arrays.copyOf(args, args.length + 2);
+        withConfig[args.length] = "--config";
+        withConfig[args.length + 1] = CONFIG;
+        int status = Main.run(new Main(), new PrintWriter(out, true), new PrintWriter(err, true), withConfig);
+        return new Cli(status, out.toString(), err.toString());
     }
 
     /** The application's own migration, on the plain URL: the model's connection cannot write. */
