@@ -92,7 +92,9 @@ public final class Applier {
             lost.forEach(w -> LOG.warn("plan {}: {}", planId, w));
             throw e;
         }
-        String counts = rows.size() == 1 ? rows.get(0) + " rows" : rows + " rows";
+        long total = rows.stream().mapToLong(Long::longValue).sum();
+        String counts = (total == 1 ? "1 row" : total + " rows")
+                + (rows.size() == 1 ? "" : " (" + rows.size() + " statements: " + rows + ")");
         List<String> warnings = record(planId, actor, PlanStatus.APPLIED, "applied", counts + " committed");
         return new ApplyResult(planId, rows, warnings);
     }

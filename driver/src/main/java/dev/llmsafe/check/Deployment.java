@@ -8,6 +8,7 @@ import dev.llmsafe.dialect.Bounds;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.Dialects;
 import dev.llmsafe.plan.Planner;
+import dev.llmsafe.policy.ConfigException;
 import dev.llmsafe.policy.ConnectionSettings;
 import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.store.PlanStore;
@@ -98,11 +99,40 @@ public final class Deployment implements AutoCloseable {
      */
     public synchronized DataSource pool(Role role) throws SQLException {
         ConnectionSettings s = settings(role);
+        if (!(role == Role.STORE && configured(Role.STORE))) {
+            // Only a store of its own may be a new file: migrate creates it.
+            requireSqliteFile(role, s.url());
+        }
         String key = s.url() + "\u0000" + s.user().orElse("");
         try {
             return pools.computeIfAbsent(key, k -> open(role, s));
         } catch (com.zaxxer.hikari.pool.HikariPool.PoolInitializationException e) {
             throw e.getCause() instanceof SQLException sql ? sql : new SQLException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * SQLite creates a missing file on connect: an application database given by a path that does not
+     * exist (a relative path read from another working directory) would be an empty new file, and
+     * migrate would put a store in it and report success.
+     */
+    private void requireSqliteFile(Role role, String url) {
+        if (!url.startsWith("jdbc:sqlite:")) {
+            return;
+        }
+        String path = url.substring("jdbc:sqlite:".length());
+        int q = path.indexOf('?');
+        path = q < 0 ? path : path.substring(0, q);
+        if (path.isEmpty() || path.startsWith(":memory:") || path.startsWith("file:")) {
+            return;
+        }
+        java.nio.file.Path file = java.nio.file.Path.of(path).toAbsolutePath();
+        if (!java.nio.file.Files.exists(file)) {
+            throw new ConfigException(config.source(), 0, 0, (configured(role) ? role.key() : "connection") + ".url",
+                    "there is no SQLite database at "
+                    + file + (java.nio.file.Path.of(path).isAbsolute() ? "" : " (a relative path is read from the"
+                    + " working directory, " + java.nio.file.Path.of("").toAbsolutePath() + ")") + ". Run from the"
+                    + " directory it is relative to, or give an absolute path.");
         }
     }
 

@@ -35,8 +35,9 @@ final class ApplyCommand extends Base {
                 out().println(Json.write(Json.object("planId", r.planId().toString(), "status", "applied", "rows",
                         r.rows(), "warnings", r.warnings())));
             } else {
-                out().println("Plan " + r.planId() + " is applied: " + r.rows().stream().mapToLong(Long::longValue).sum()
-                        + " rows committed, exactly as the card showed.");
+                long total = r.rows().stream().mapToLong(Long::longValue).sum();
+                out().println("Plan " + r.planId() + " is applied: " + total + (total == 1 ? " row" : " rows")
+                        + " committed, exactly as the card showed.");
                 r.warnings().forEach(w -> err().println("Warning: " + w));
             }
             return Main.OK;

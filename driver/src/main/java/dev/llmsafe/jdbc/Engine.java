@@ -182,7 +182,7 @@ final class Engine implements AutoCloseable {
     PlanPendingException propose(List<Proposal> proposals, String proposer) throws SQLException {
         Plan plan = planner().plan(proposals, proposer);
         sink().save(plan);
-        LOG.info("plan {} proposed by {}: {} statement(s), {} row(s)", plan.id(), proposer, plan.statements().size(),
+        LOG.info("plan {} proposed by {}: statements {}, rows {}", plan.id(), proposer, plan.statements().size(),
                 plan.rowCount());
         return new PlanPendingException(plan);
     }

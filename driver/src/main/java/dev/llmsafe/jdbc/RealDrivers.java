@@ -76,6 +76,10 @@ final class RealDrivers {
     /** A data source over one driver and URL: what the engine's own pools connect through. */
     static DataSource dataSource(Driver driver, String url, Properties properties) {
         return new DataSource() {
+            // Kept as set: HikariCP sets it and also waits this long for its connection adder to stop on
+            // close, and a 0 made that wait time out with a warning.
+            private volatile int loginTimeout = 5;
+
             @Override
             public Connection getConnection() throws SQLException {
                 return connect(driver, url, properties);
@@ -101,11 +105,12 @@ final class RealDrivers {
 
             @Override
             public void setLoginTimeout(int seconds) {
+                loginTimeout = seconds;
             }
 
             @Override
             public int getLoginTimeout() {
-                return 0;
+                return loginTimeout;
             }
 
             @Override

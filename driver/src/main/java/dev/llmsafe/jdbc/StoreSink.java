@@ -9,6 +9,7 @@ import dev.llmsafe.policy.ConnectionSettings;
 import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.store.PlanStore;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,11 +25,15 @@ import javax.sql.DataSource;
 final class StoreSink implements PlanSink, AutoCloseable {
 
     private final PlanStore store;
+    private final DataSource storeSource;
     private final HikariDataSource ownPool;
+    private final Optional<String> configSource;
 
-    private StoreSink(PlanStore store, HikariDataSource ownPool) {
+    private StoreSink(PlanStore store, DataSource storeSource, HikariDataSource ownPool, Optional<String> configSource) {
         this.store = store;
+        this.storeSource = storeSource;
         this.ownPool = ownPool;
+        this.configSource = configSource;
     }
 
     static StoreSink open(Optional<LlmSafeConfig> config, DataSource planPool) {
@@ -36,7 +41,9 @@ final class StoreSink implements PlanSink, AutoCloseable {
         byte[] key = config.flatMap(LlmSafeConfig::sealKey).map(k -> k.reveal().getBytes(StandardCharsets.UTF_8))
                 .orElse(null);
         Duration expiry = Duration.ofHours(config.map(LlmSafeConfig::planExpiryHours).orElse(24));
-        return new StoreSink(new PlanStore(own != null ? own : planPool, key, expiry, Clock.systemUTC()), own);
+        DataSource source = own != null ? own : planPool;
+        return new StoreSink(new PlanStore(source, key, expiry, Clock.systemUTC()), source, own,
+                config.map(LlmSafeConfig::source).filter(StoreSink::isFile));
     }
 
     private static HikariDataSource pool(ConnectionSettings s) {
@@ -56,9 +63,30 @@ final class StoreSink implements PlanSink, AutoCloseable {
         try {
             store.save(plan);
         } catch (RefusedException e) {
-            throw new RefusedException(e.code(), "the change was measured (plan " + plan.id() + ") but it could not"
-                    + " be kept, so nothing was proposed and nothing can be approved. Nothing in the database has"
-                    + " changed. " + Character.toUpperCase(e.detail().charAt(0)) + e.detail().substring(1), e);
+            // The plan id is not named: a plan that was not kept exists nowhere.
+            throw new RefusedException(e.code(), "the change was measured but not proposed, so there is nothing to"
+                    + " approve; nothing in the database has changed. " + Character.toUpperCase(e.detail().charAt(0))
+                    + e.detail().substring(1) + " The store is in " + where() + configSource.map(
+                            c -> "; the configuration is " + c + " (llmsafe migrate --config " + c + ")").orElse("")
+                    + ".", e);
+        }
+    }
+
+    /** Whether a configuration's source is a file (one built in code has none to pass to migrate). */
+    private static boolean isFile(String source) {
+        try {
+            return java.nio.file.Files.isRegularFile(java.nio.file.Path.of(source));
+        } catch (java.nio.file.InvalidPathException e) {
+            return false;
+        }
+    }
+
+    /** The store's database, for the message: the URL without its parameters, asked only when it is needed. */
+    private String where() {
+        try (Connection c = storeSource.getConnection()) {
+            return DriverUrl.redacted(c.getMetaData().getURL());
+        } catch (SQLException | RuntimeException e) {
+            return "the database the plans go to (storeConnection, else the application's own)";
         }
     }
 

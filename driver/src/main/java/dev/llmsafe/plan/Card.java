@@ -47,7 +47,7 @@ public final class Card {
         }
         plan.limitations().forEach(l -> sb.append("  - ").append(l).append('\n'));
         sb.append('\n').append("A person other than the proposer (").append(plan.proposer()).append(") must approve it,")
-                .append(" and a separate applier commits it; the assistant that proposed it can do neither:\n");
+                .append(" and a separate applier commits it; the proposer can do neither:\n");
         sb.append("  llmsafe approve ").append(plan.id()).append(" --as <approver>\n");
         sb.append("  llmsafe apply   ").append(plan.id()).append(" --as <applier>\n");
         return sb.toString();

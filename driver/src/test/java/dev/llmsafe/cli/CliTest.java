@@ -166,6 +166,15 @@ class CliTest {
         assertThat(bad.status()).isEqualTo(Main.USAGE);
         assertThat(bad.err()).contains("polcy: unknown key; did you mean \"policy\"?");
 
+        // SQLite would create a missing file: the application's database must exist, or it is the wrong path.
+        Path missing = dir.resolve("nowhere").resolve("app.db");
+        Files.writeString(dir.resolve("missing.json"), "{\"connection\": {\"url\": \"jdbc:sqlite:" + missing
+                + "\"}, \"policy\": {\"allow\": [\"orders\"]}}");
+        Run absent = run("migrate", "--config", dir.resolve("missing.json").toString());
+        assertThat(absent.status()).isEqualTo(Main.USAGE);
+        assertThat(absent.err()).contains("connection.url: there is no SQLite database at " + missing);
+        assertThat(missing.getParent()).doesNotExist();
+
         Run usage = run("approve");
         assertThat(usage.status()).isEqualTo(Main.USAGE);
         assertThat(usage.err()).contains("Missing required");

@@ -104,8 +104,12 @@ class StoreEndToEndTest {
             try (HikariDataSource app = pool(g.url(), g.db, "app")) {
                 g.refusedUnchanged(Refusal.STORE_MISSING, () -> updateOrderStatus(app, 1, "lost"));
                 assertThatThrownBy(() -> updateOrderStatus(app, 1, "lost"))
-                        .hasMessageContaining("Nothing in the database has changed")
-                        .hasMessageContaining("Run `llmsafe migrate` to create it");
+                        .hasMessageStartingWith("Refused (STORE_MISSING): the change was measured but not proposed")
+                        .hasMessageContaining("nothing in the database has changed")
+                        .hasMessageContaining("Run `llmsafe migrate` to create it")
+                        .hasMessageContaining("The store is in jdbc:")
+                        .hasMessageContaining("(llmsafe migrate --config " + g.config + ")")
+                        .satisfies(e -> assertThat(e.getMessage()).doesNotContainPattern("[0-9a-f]{8}-[0-9a-f]{4}-"));
             }
         }
     }

@@ -89,7 +89,7 @@ class PlannerTest {
                 .contains("  id = 2\n    status: 'packed' -> 'shipped'\n")
                 .contains("llmsafe approve " + plan.id() + " --as <approver>")
                 .contains("llmsafe apply   " + plan.id() + " --as <applier>")
-                .contains("the assistant that proposed it can do neither");
+                .contains("the proposer can do neither");
     }
 
     @ParameterizedTest
@@ -112,7 +112,7 @@ class PlannerTest {
     void C3_theCardSaysWhoApprovesAndAppliesAndThatTheModelCannot(Engine engine) throws SQLException {
         Plan plan = planning(engine).plan(POLICY, "UPDATE orders SET note = 'x' WHERE id = 3");
         assertThat(plan.card()).endsWith("A person other than the proposer (assistant) must approve it, and a separate"
-                + " applier commits it; the assistant that proposed it can do neither:\n"
+                + " applier commits it; the proposer can do neither:\n"
                 + "  llmsafe approve " + plan.id() + " --as <approver>\n"
                 + "  llmsafe apply   " + plan.id() + " --as <applier>\n");
     }
