@@ -66,7 +66,7 @@ class CheckTest {
 
     @ParameterizedTest
     @EnumSource(Engine.class)
-    void E1_E6_T1_eachTableSaysWhetherADryRunIsPossibleAndWhyNot(Engine engine) throws SQLException {
+    void E6_E1_T1_eachTableSaysWhetherADryRunIsPossibleAndWhyNot(Engine engine) throws SQLException {
         ScratchDatabase db = schema(engine);
         try (Deployment d = new Deployment(config(db).build(), Clock.systemUTC())) {
             CheckReport r = new EnvironmentCheck(d).run();

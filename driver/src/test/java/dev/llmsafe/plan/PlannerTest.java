@@ -94,11 +94,20 @@ class PlannerTest {
 
     @ParameterizedTest
     @EnumSource(Engine.class)
-    void C2_E5_everyLimitationOfTheDatabaseIsOnEveryCard(Engine engine) throws SQLException {
+    void E5_everyGuaranteeTheDialectCannotMakeIsInEveryPlan(Engine engine) throws SQLException {
         Planning p = planning(engine);
         Plan plan = p.plan(POLICY, "UPDATE orders SET note = 'x' WHERE id = 1");
+        assertThat(p.dialect.limitations()).isNotEmpty();
         assertThat(plan.limitations()).isEqualTo(p.dialect.limitations());
         assertThat(plan.database()).isEqualTo(p.dialect.product());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void C2_everyLimitationOfTheDatabaseIsPrintedOnTheCard(Engine engine) throws SQLException {
+        Planning p = planning(engine);
+        Plan plan = p.plan(POLICY, "UPDATE orders SET note = 'x' WHERE id = 1");
+        assertThat(plan.card()).contains("Limits of this check on " + p.dialect.product());
         for (String limitation : p.dialect.limitations()) {
             assertThat(plan.card()).contains("  - " + limitation);
         }
@@ -142,12 +151,20 @@ class PlannerTest {
 
     @ParameterizedTest
     @EnumSource(Engine.class)
-    void D1_D3_matchingRowsAreCountedFirstAndEachKindHasItsCeiling(Engine engine) throws SQLException {
+    void D1_matchingRowsAreCountedFirstAndTooManyRefuseBeforeTheStatementRuns(Engine engine) throws SQLException {
         Planning p = planning(engine);
         List<String> before = p.snapshot("orders");
         assertRefused(() -> p.plan(POLICY, "UPDATE orders SET note = 'x' WHERE id <= 4"), Refusal.TOO_MANY_ROWS,
                 "4 rows of ");
         assertThat(p.plan(POLICY, "UPDATE orders SET note = 'x' WHERE id <= 3").rowCount()).isEqualTo(3);
+        assertThat(p.snapshot("orders")).isEqualTo(before);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void D3_updateAndDeleteHaveCeilingsOfTheirOwnAndATableCanLowerThem(Engine engine) throws SQLException {
+        Planning p = planning(engine);
+        List<String> before = p.snapshot("orders");
         assertRefused(() -> p.plan(POLICY, "DELETE FROM orders WHERE id <= 3"), Refusal.TOO_MANY_ROWS,
                 "more than the 2 a single DELETE may delete");
         assertThat(p.plan(POLICY, "DELETE FROM orders WHERE id <= 2").rowCount()).isEqualTo(2);
