@@ -9,6 +9,7 @@ import dev.llmsafe.plan.Plan;
 import dev.llmsafe.plan.PlanSink;
 import dev.llmsafe.plan.Planner;
 import dev.llmsafe.plan.Proposal;
+import dev.llmsafe.plan.Watchdog;
 import dev.llmsafe.policy.ConnectionSettings;
 import dev.llmsafe.policy.Identifier;
 import dev.llmsafe.policy.LlmSafeConfig;
@@ -52,7 +53,7 @@ final class Engine implements AutoCloseable {
     private final StatementAnalyzer analyzer;
     private final PlanPool planPool;
     private final PlanSinkFactory sinks;
-    private final ReadWatchdog watchdog;
+    private final Watchdog watchdog;
     private Planner planner;
     private PlanSink sink;
     private boolean closed;
@@ -64,7 +65,7 @@ final class Engine implements AutoCloseable {
         this.analyzer = new StatementAnalyzer(policy.maxStatementLength());
         this.planPool = planPool;
         this.sinks = sinks;
-        this.watchdog = dialect.boundsReadTime() ? null : new ReadWatchdog(policy.read().timeoutMs());
+        this.watchdog = dialect.boundsReadTime() ? null : new Watchdog(policy.read().timeoutMs());
     }
 
     /**
@@ -144,7 +145,7 @@ final class Engine implements AutoCloseable {
     }
 
     /** Cancels reads from the client where the server cannot bound them; null elsewhere. */
-    ReadWatchdog watchdog() {
+    Watchdog watchdog() {
         return watchdog;
     }
 

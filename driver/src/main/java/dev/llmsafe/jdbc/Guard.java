@@ -6,6 +6,7 @@ import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.TableRef;
 import dev.llmsafe.plan.Parameter;
 import dev.llmsafe.plan.Proposal;
+import dev.llmsafe.plan.Watchdog;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.policy.QualifiedName;
 import dev.llmsafe.sql.Analysis;
@@ -115,8 +116,8 @@ final class Guard {
             checkCost(a, parameters, tables, maxCost.getAsDouble());
         }
         ResultSet rs;
-        ReadWatchdog watchdog = engine.watchdog();
-        ReadWatchdog.Watch watch = watchdog == null ? null : watchdog.watch(statement);
+        Watchdog watchdog = engine.watchdog();
+        Watchdog.Watch watch = watchdog == null ? null : watchdog.watch(statement);
         try {
             rs = execution.run();
         } catch (SQLException e) {

@@ -12,16 +12,18 @@ import org.slf4j.LoggerFactory;
  * Cancels a statement that runs past its bound, from another thread. Session settings bound
  * statements on PostgreSQL and MariaDB; SQLite has none (sqlite-jdbc's query timeout only limits lock
  * waits, measured) and MySQL bounds only SELECT, so the engine cancels from the client as well, a
- * little after the session's own bound. Its one thread ends when idle.
+ * little after the session's own bound; the guarded read path uses it the same way for reads (R5).
+ * Its one thread ends when idle. Thread-safe.
  */
-final class Watchdog {
+public final class Watchdog implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Watchdog.class);
 
     private final ScheduledThreadPoolExecutor timer;
     private final long delayMs;
 
-    Watchdog(long delayMs) {
+    /** @param delayMs how long a statement may run before it is cancelled */
+    public Watchdog(long delayMs) {
         this.delayMs = delayMs;
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "llmsafe-statement-watchdog");
@@ -34,7 +36,7 @@ final class Watchdog {
     }
 
     /** Watches one statement until the returned handle is closed. */
-    Watch watch(Statement s) {
+    public Watch watch(Statement s) {
         ScheduledFuture<?> f = timer.schedule(() -> {
             try {
                 s.cancel();
@@ -45,8 +47,14 @@ final class Watchdog {
         return () -> f.cancel(false);
     }
 
-    /** A watch in progress. */
-    interface Watch extends AutoCloseable {
+    /** Stops the thread now; statements being watched are no longer cancelled. */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+
+    /** A watch in progress; closing it ends the watch. */
+    public interface Watch extends AutoCloseable {
         @Override
         void close();
     }
