@@ -26,6 +26,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,6 +60,14 @@ class StoreEndToEndTest {
         return new HikariDataSource(config);
     }
 
+    /** The applier, on the administrator's connections (the credential separation is RolesEndToEndTest's). */
+    private static Applier applier(PlanStore store, DataSource admin, Guarded g) throws SQLException {
+        try (Connection c = admin.getConnection()) {
+            Dialect dialect = Dialects.of(c, g.engine() == Engine.POSTGRES ? Identifier.of(g.db.name()) : null);
+            return new Applier(store, admin, dialect, POLICY, Bounds.DEFAULT, false, null);
+        }
+    }
+
     private static int updateOrderStatus(DataSource ds, int id, String status) throws SQLException {
         try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement("UPDATE orders SET status = ? WHERE id = ?")) {
             ps.setString(1, status);
@@ -74,7 +83,7 @@ class StoreEndToEndTest {
         try (HikariDataSource admin = pool(g.db.url(), g.db, "store"); HikariDataSource app = pool(g.url(), g.db, "app")) {
             PlanStore store = new PlanStore(admin, null, Duration.ofHours(24), Clock.systemUTC());
             store.migrate();
-            java.util.List<String> before = g.db.snapshot("orders");
+            List<String> before = g.db.snapshot("orders");
 
             PlanPendingException pending = catchThrowableOfType(PlanPendingException.class,
                     () -> updateOrderStatus(app, 2, "shipped"));
@@ -85,11 +94,7 @@ class StoreEndToEndTest {
             assertThat(stored.plan().card()).isEqualTo(pending.plan().card()).contains("status: 'packed' -> 'shipped'");
 
             new Approver(store, false).approve(pending.planId(), "alice@example.com");
-            Dialect dialect;
-            try (Connection c = admin.getConnection()) {
-                dialect = Dialects.of(c, engine == Engine.POSTGRES ? Identifier.of(g.db.name()) : null);
-            }
-            new Applier(store, admin, dialect, POLICY, Bounds.DEFAULT, false, null).apply(pending.planId(), "bob@example.com");
+            applier(store, admin, g).apply(pending.planId(), "bob@example.com");
             assertThat(g.db.snapshot("orders")).containsExactly("[1, packed]", "[2, shipped]");
             assertThat(store.load(pending.planId()).status()).isEqualTo(PlanStatus.APPLIED);
         }
@@ -121,11 +126,7 @@ class StoreEndToEndTest {
         try (HikariDataSource admin = pool(g.db.url(), g.db, "store"); HikariDataSource app = pool(g.url(), g.db, "app")) {
             PlanStore store = new PlanStore(admin, null, Duration.ofHours(24), Clock.systemUTC());
             store.migrate();
-            Dialect dialect;
-            try (Connection c = admin.getConnection()) {
-                dialect = Dialects.of(c, engine == Engine.POSTGRES ? Identifier.of(g.db.name()) : null);
-            }
-            Applier applier = new Applier(store, admin, dialect, POLICY, Bounds.DEFAULT, false, null);
+            Applier applier = applier(store, admin, g);
 
             PlanPendingException whole = batch(app);
             assertThat(whole.plan().statements()).hasSize(2);
