@@ -55,20 +55,7 @@ final class Allowlist {
      * @throws RefusedException TABLE_NOT_ALLOWED, FORBIDDEN_FUNCTION
      */
     synchronized Set<TableRef> check(Analysis a) throws SQLException {
-        long now = System.nanoTime();
-        if (allowed == null || now - since > TTL_NS || resolved.size() > MAX_NAMES || queryingRoutine.size() > MAX_NAMES) {
-            resolved.clear();
-            queryingRoutine.clear();
-            allowed = null;
-            since = now;
-        }
-        if (allowed == null) {
-            Map<TableRef, TablePolicy> out = new HashMap<>();
-            for (TablePolicy tp : policy.tables().values()) {
-                resolve(tp.name()).ifPresent(ref -> out.put(ref, tp));
-            }
-            allowed = out;
-        }
+        Map<TableRef, TablePolicy> allowed = allowedTables();
         Set<TableRef> refs = new LinkedHashSet<>();
         for (QualifiedName name : a.tables()) {
             TableRef ref = resolve(name).orElseThrow(() -> new RefusedException(Refusal.TABLE_NOT_ALLOWED, name
@@ -83,6 +70,30 @@ final class Allowlist {
         }
         checkRoutines(a);
         return refs;
+    }
+
+    /** Whether a table, as the catalog names it (a metadata row), is one the policy allows. */
+    synchronized boolean allows(TableRef ref) throws SQLException {
+        return allowedTables().containsKey(ref);
+    }
+
+    /** The policy's tables as the database resolves them; the caches are emptied when they are due. */
+    private Map<TableRef, TablePolicy> allowedTables() throws SQLException {
+        long now = System.nanoTime();
+        if (allowed == null || now - since > TTL_NS || resolved.size() > MAX_NAMES || queryingRoutine.size() > MAX_NAMES) {
+            resolved.clear();
+            queryingRoutine.clear();
+            allowed = null;
+            since = now;
+        }
+        if (allowed == null) {
+            Map<TableRef, TablePolicy> out = new HashMap<>();
+            for (TablePolicy tp : policy.tables().values()) {
+                resolve(tp.name()).ifPresent(ref -> out.put(ref, tp));
+            }
+            allowed = out;
+        }
+        return allowed;
     }
 
     private Optional<TableRef> resolve(QualifiedName name) throws SQLException {

@@ -133,6 +133,22 @@ final class Guard {
         return rs;
     }
 
+    /**
+     * R1 for metadata: whether a table a catalog row names is one the policy allows. The row names the
+     * schema (PostgreSQL), the database as its catalog (MySQL) or neither (SQLite's main).
+     */
+    boolean allowsTable(String catalog, String schema, String table) throws SQLException {
+        if (table == null) {
+            return false;
+        }
+        return allowlist.allows(new TableRef(schema != null ? schema : catalog != null ? catalog : "main", table));
+    }
+
+    /** R2 for metadata: whether a column name is one of the policy's secret columns. */
+    boolean isSecretColumn(String column) {
+        return column != null && secretColumns.containsKey(column.toLowerCase(Locale.ROOT));
+    }
+
     /** R5 asked without running: the read checked as it would be, then only its plain EXPLAIN. */
     ReadEstimate estimate(String sql) throws SQLException {
         Analysis a = analyze(sql);

@@ -1,5 +1,7 @@
 package dev.llmsafe.jdbc;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
@@ -11,6 +13,11 @@ import java.sql.SQLException;
  * metadata). The metadata queries are the vendor driver's own, run on the read connection: they never
  * pass through the guard, which would refuse the system catalogs they read. The connection is reported
  * read-only and its result sets forward-only and read-only, which is what they are.
+ *
+ * <p>What the model may not read, it does not see listed either (R1, R2): the rows about tables,
+ * columns, keys, indexes and privileges are those of allowlisted tables only (a foreign key only when
+ * both of its tables are), without secret columns; asked about a table that is not allowlisted, the
+ * answer is empty. Agent frameworks build their schema prompt from this metadata.
  */
 final class GuardedMetaData extends DelegatingMetaData {
 
@@ -20,6 +27,63 @@ final class GuardedMetaData extends DelegatingMetaData {
 
     private static ResultSet wrap(ResultSet rs) {
         return rs == null ? null : new GuardedResultSet(null, rs, 0);
+    }
+
+    /** Which rows of a metadata result the model may see. */
+    @FunctionalInterface
+    private interface RowFilter {
+        boolean shows(ResultSet row) throws SQLException;
+    }
+
+    /** The vendor result with the rows the filter hides skipped by {@code next()}, wrapped. */
+    private static ResultSet wrap(ResultSet rs, RowFilter filter) {
+        if (rs == null) {
+            return null;
+        }
+        ResultSet filtered = (ResultSet) Proxy.newProxyInstance(ResultSet.class.getClassLoader(),
+                new Class<?>[] {ResultSet.class}, (proxy, method, args) -> {
+                    try {
+                        if (method.getName().equals("next") && method.getParameterCount() == 0) {
+                            while (rs.next()) {
+                                if (filter.shows(rs)) {
+                                    return true;
+                                }
+                            }
+                            return false;
+                        }
+                        return method.invoke(rs, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        return wrap(filtered);
+    }
+
+    /** Rows whose table, named by the columns with this prefix ("", "PK", "FK"), is allowlisted. */
+    private RowFilter table(String prefix) {
+        Guard guard = connection().guard();
+        return row -> guard.allowsTable(row.getString(prefix + "TABLE_CAT"), row.getString(prefix + "TABLE_SCHEM"),
+                row.getString(prefix + "TABLE_NAME"));
+    }
+
+    /** Rows of an allowlisted table whose column is not secret. */
+    private RowFilter column() {
+        Guard guard = connection().guard();
+        RowFilter table = table("");
+        return row -> table.shows(row) && !guard.isSecretColumn(row.getString("COLUMN_NAME"));
+    }
+
+    /** Foreign key rows whose two tables are both allowlisted. */
+    private RowFilter keys() {
+        RowFilter parent = table("PK");
+        RowFilter child = table("FK");
+        return row -> parent.shows(row) && child.shows(row);
+    }
+
+    /** For a question about one table: all rows when it is allowlisted, none when not. */
+    private RowFilter about(String catalog, String schema, String table) throws SQLException {
+        boolean allowed = connection().guard().allowsTable(catalog, schema, table);
+        return row -> allowed;
     }
 
     @Override
@@ -72,7 +136,7 @@ final class GuardedMetaData extends DelegatingMetaData {
     @Override
     public ResultSet getTables(String catalog, String schemaPattern, String tableNamePattern, String[] types)
             throws SQLException {
-        return wrap(d().getTables(catalog, schemaPattern, tableNamePattern, types));
+        return wrap(d().getTables(catalog, schemaPattern, tableNamePattern, types), table(""));
     }
 
     @Override
@@ -93,52 +157,52 @@ final class GuardedMetaData extends DelegatingMetaData {
     @Override
     public ResultSet getColumns(String catalog, String schemaPattern, String tableNamePattern, String columnNamePattern)
             throws SQLException {
-        return wrap(d().getColumns(catalog, schemaPattern, tableNamePattern, columnNamePattern));
+        return wrap(d().getColumns(catalog, schemaPattern, tableNamePattern, columnNamePattern), column());
     }
 
     @Override
     public ResultSet getColumnPrivileges(String catalog, String schema, String table, String columnNamePattern)
             throws SQLException {
-        return wrap(d().getColumnPrivileges(catalog, schema, table, columnNamePattern));
+        return wrap(d().getColumnPrivileges(catalog, schema, table, columnNamePattern), column());
     }
 
     @Override
     public ResultSet getTablePrivileges(String catalog, String schemaPattern, String tableNamePattern)
             throws SQLException {
-        return wrap(d().getTablePrivileges(catalog, schemaPattern, tableNamePattern));
+        return wrap(d().getTablePrivileges(catalog, schemaPattern, tableNamePattern), table(""));
     }
 
     @Override
     public ResultSet getBestRowIdentifier(String catalog, String schema, String table, int scope, boolean nullable)
             throws SQLException {
-        return wrap(d().getBestRowIdentifier(catalog, schema, table, scope, nullable));
+        return wrap(d().getBestRowIdentifier(catalog, schema, table, scope, nullable), about(catalog, schema, table));
     }
 
     @Override
     public ResultSet getVersionColumns(String catalog, String schema, String table) throws SQLException {
-        return wrap(d().getVersionColumns(catalog, schema, table));
+        return wrap(d().getVersionColumns(catalog, schema, table), about(catalog, schema, table));
     }
 
     @Override
     public ResultSet getPrimaryKeys(String catalog, String schema, String table) throws SQLException {
-        return wrap(d().getPrimaryKeys(catalog, schema, table));
+        return wrap(d().getPrimaryKeys(catalog, schema, table), table(""));
     }
 
     @Override
     public ResultSet getImportedKeys(String catalog, String schema, String table) throws SQLException {
-        return wrap(d().getImportedKeys(catalog, schema, table));
+        return wrap(d().getImportedKeys(catalog, schema, table), keys());
     }
 
     @Override
     public ResultSet getExportedKeys(String catalog, String schema, String table) throws SQLException {
-        return wrap(d().getExportedKeys(catalog, schema, table));
+        return wrap(d().getExportedKeys(catalog, schema, table), keys());
     }
 
     @Override
     public ResultSet getCrossReference(String parentCatalog, String parentSchema, String parentTable, String foreignCatalog, String foreignSchema, String foreignTable)
             throws SQLException {
-        return wrap(d(
-                ).getCrossReference(parentCatalog, parentSchema, parentTable, foreignCatalog, foreignSchema, foreignTable));
+        return wrap(d().getCrossReference(parentCatalog, parentSchema, parentTable, foreignCatalog, foreignSchema,
+                foreignTable), keys());
     }
 
     @Override
@@ -149,7 +213,7 @@ final class GuardedMetaData extends DelegatingMetaData {
     @Override
     public ResultSet getIndexInfo(String catalog, String schema, String table, boolean unique, boolean approximate)
             throws SQLException {
-        return wrap(d().getIndexInfo(catalog, schema, table, unique, approximate));
+        return wrap(d().getIndexInfo(catalog, schema, table, unique, approximate), table(""));
     }
 
     @Override
@@ -165,7 +229,7 @@ final class GuardedMetaData extends DelegatingMetaData {
 
     @Override
     public ResultSet getSuperTables(String catalog, String schemaPattern, String tableNamePattern) throws SQLException {
-        return wrap(d().getSuperTables(catalog, schemaPattern, tableNamePattern));
+        return wrap(d().getSuperTables(catalog, schemaPattern, tableNamePattern), table(""));
     }
 
     @Override
@@ -199,6 +263,6 @@ final class GuardedMetaData extends DelegatingMetaData {
     @Override
     public ResultSet getPseudoColumns(String catalog, String schemaPattern, String tableNamePattern, String columnNamePattern)
             throws SQLException {
-        return wrap(d().getPseudoColumns(catalog, schemaPattern, tableNamePattern, columnNamePattern));
+        return wrap(d().getPseudoColumns(catalog, schemaPattern, tableNamePattern, columnNamePattern), column());
     }
 }
