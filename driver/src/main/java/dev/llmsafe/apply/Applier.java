@@ -4,6 +4,7 @@ import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.Bounds;
 import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.plan.Planner;
 import dev.llmsafe.plan.Replayer;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.store.PlanStatus;
@@ -86,7 +87,8 @@ public final class Applier {
         List<Long> rows;
         try {
             rows = run(sp);
-        } catch (SQLException e) {
+        } catch (SQLException | RuntimeException e) {
+            // A11: whatever stopped it, the plan ends failed and the audit says why; never left "applying".
             String reason = e instanceof RefusedException r ? r.code() + ": " + r.detail() : "error: " + e.getMessage();
             List<String> lost = record(planId, actor, PlanStatus.FAILED, "failed", reason);
             lost.forEach(w -> LOG.warn("plan {}: {}", planId, w));
@@ -102,12 +104,18 @@ public final class Applier {
     private List<Long> run(StoredPlan sp) throws SQLException {
         try (Connection c = applyPool.getConnection()) {
             dialect.initConnection(c);
-            dialect.begin(c, bounds);
+            boolean begun = false;
             List<Long> rows;
             try {
+                // Inside the bound: on SQLite, BEGIN IMMEDIATE is where the apply waits for another writer.
+                dialect.begin(c, bounds);
+                begun = true;
                 rows = replayer.replay(c, sp.plan());
+            } catch (RuntimeException e) {
+                end(c, begun);
+                throw e;
             } catch (SQLException e) {
-                rollbackQuietly(c);
+                end(c, begun);
                 throw dialect.boundRefusal(e).<SQLException>map(code -> new RefusedException(code, "the apply waited or"
                         + " ran past its bound (" + bounds.lockTimeoutMs() + " ms for a lock, " + bounds.statementTimeoutMs()
                         + " ms a statement); nothing was applied. Propose the change again.", e)).orElse(e);
@@ -115,23 +123,31 @@ public final class Applier {
             try {
                 c.commit();
             } catch (SQLException e) {
-                rollbackQuietly(c);
+                end(c, true);
                 throw new SQLException("COMMIT failed (" + e.getMessage() + "): whether the change was written is"
                         + " unknown. Check the rows of the plan before anything else.", e.getSQLState(), e);
-            } finally {
-                c.setAutoCommit(true);
             }
+            c.setAutoCommit(true);
             return rows;
         }
     }
 
-    private static void rollbackQuietly(Connection c) {
-        try {
-            c.rollback();
-            c.setAutoCommit(true);
-        } catch (SQLException e) {
-            LOG.warn("rollback after a failed apply failed", e);
+    /**
+     * Rolls back a transaction that began; a connection whose transaction could not begin, or cannot end,
+     * is in a state no later apply should inherit (sqlite-jdbc, for one, says it is in a transaction after
+     * a BEGIN that failed, and a pool may not know), so it leaves the pool.
+     */
+    private void end(Connection c, boolean begun) {
+        if (begun) {
+            try {
+                c.rollback();
+                c.setAutoCommit(true);
+                return;
+            } catch (SQLException e) {
+                LOG.debug("rollback after a failed apply failed; discarding the connection", e);
+            }
         }
+        Planner.discard(applyPool, c);
     }
 
     /** The outcome, best effort: a failure to record it is a warning, never a false failure (A7). */

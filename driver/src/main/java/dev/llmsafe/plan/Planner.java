@@ -154,6 +154,14 @@ public final class Planner {
     }
 
     private void evict(Connection c) {
+        discard(pool, c);
+    }
+
+    /**
+     * Takes a connection in an unknown state (a failed ROLLBACK, a transaction that could not begin) out of
+     * its pool, so that no later caller gets it.
+     */
+    public static void discard(DataSource pool, Connection c) {
         if (pool instanceof HikariDataSource h) {
             h.evictConnection(c);
         } else {

@@ -70,6 +70,10 @@ public final class Replayer {
         if (a.kind() != (delete ? Analysis.Kind.DELETE : Analysis.Kind.UPDATE)) {
             throw mismatch("the stored statement now reads as a " + a.kind());
         }
+        if (a.parameterCount() != s.parameters().size()) {
+            throw mismatch("the stored statement now reads with " + a.parameterCount() + " parameters, the plan holds "
+                    + s.parameters().size());
+        }
         SecretCheck.check(a, policy);
         Target t = Target.check(c, dialect, policy, a);
         if (!t.info().ref().equals(s.table())) {

@@ -14,9 +14,13 @@ import dev.llmsafe.store.PlanStore;
 import dev.llmsafe.store.StoredPlan;
 import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabases;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -30,6 +34,7 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -358,6 +363,45 @@ class ApplyTest {
         }
         assertThat(store.load(plan.id()).status())
                 .isEqualTo(engine == Engine.SQLITE ? PlanStatus.APPROVED : PlanStatus.FAILED);
+        assertThat(w.snapshot("orders")).contains("[3, open, null, 3, t3]");
+    }
+
+    /**
+     * On SQLite the apply waits for another writer at BEGIN IMMEDIATE, before any statement: that wait is
+     * bounded too, and ends as LOCK_TIMEOUT with the plan failed, not as a driver error. The store is a
+     * file of its own here, as a deployment has it, so the attempt is recorded.
+     */
+    @Test
+    void A9_onSqliteAnotherWriterHoldingTheDatabaseAtApplyIsALockTimeoutAndThePlanFails(@TempDir Path dir)
+            throws SQLException {
+        Workflow w = fresh(Engine.SQLITE);
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl("jdbc:sqlite:" + dir.resolve("store.db"));
+        config.setMaximumPoolSize(2);
+        try (HikariDataSource storePool = new HikariDataSource(config)) {
+            PlanStore store = new PlanStore(storePool, null, Duration.ofHours(24), w.clock);
+            store.migrate();
+            Plan plan = w.propose(store, POLICY, "assistant", "UPDATE orders SET qty = 12 WHERE id = 3");
+            new Approver(store, false).approve(plan.id(), "alice");
+            try (Connection other = w.db.connect()) {
+                other.setAutoCommit(false);
+                try (Statement s = other.createStatement()) {
+                    s.executeUpdate("UPDATE orders SET note = 'held' WHERE id = 1");
+                }
+                long start = System.nanoTime();
+                refused(() -> w.applier(store, POLICY, null, false, new Bounds(700, 5000)).apply(plan.id(), "bob"),
+                        Refusal.LOCK_TIMEOUT, "nothing was applied");
+                assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(6_000);
+                other.rollback();
+            }
+            // The connection whose BEGIN failed left the pool: the next plan gets a clean one.
+            assertThat(w.propose(store, POLICY, "assistant", "UPDATE orders SET qty = 13 WHERE id = 3").rowCount())
+                    .isEqualTo(1);
+            StoredPlan failed = store.load(plan.id());
+            assertThat(failed.status()).isEqualTo(PlanStatus.FAILED);
+            assertThat(failed.history()).extracting(AuditEntry::outcome).contains("attempting", "failed");
+            assertThat(failed.outcome()).hasValueSatisfying(o -> assertThat(o).startsWith("LOCK_TIMEOUT"));
+        }
         assertThat(w.snapshot("orders")).contains("[3, open, null, 3, t3]");
     }
 }
