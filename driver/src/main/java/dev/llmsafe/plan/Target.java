@@ -26,7 +26,8 @@ import java.util.Set;
  * allowlisted after the database resolves the name (W4), a declared impact (W11), a primary key (W6),
  * SET columns that exist and may be written (W7), a table that can roll back (D15), a catalog the
  * credential can fully see (D15), no cascading foreign key (D15), known auto-maintained columns (D8),
- * no function the catalog calls volatile (W10).
+ * no function the catalog calls volatile (W10), no table read that is not allowlisted and no stored
+ * routine that queries (R1, as for reads).
  *
  * @param info the catalog's description
  * @param policy the policy's entry for it
@@ -54,6 +55,7 @@ record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<S
                 Refusal.TABLE_NOT_ALLOWED, info.ref() + " is not in the policy's allowlist (policy.allow), so nothing"
                         + " may be written there. Add it to policy.allow, with an impact sentence, if it should be."));
         String what = a.kind() == Analysis.Kind.UPDATE ? "UPDATE" : "DELETE";
+        checkTablesRead(c, dialect, policy, a, info.ref(), what);
         if (tp.impact().isEmpty()) {
             throw new RefusedException(Refusal.IMPACT_UNDECLARED, info.ref() + " has no declared business consequence"
                     + " (policy.impact), so a person shown its columns could not judge a change. Add an impact"
@@ -135,7 +137,32 @@ record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<S
                     + " not the value the approved statement would write. Compute the value first and pass it as a"
                     + " ? parameter.");
         }
+        Set<String> routines = dialect.queryingRoutines(c, a.functions());
+        if (!routines.isEmpty()) {
+            throw new RefusedException(Refusal.FORBIDDEN_FUNCTION, String.join(", ", routines) + " is a stored routine"
+                    + " written in SQL or a procedural language: it can read tables the policy does not allow, and"
+                    + " what it returns would reach the card. Compute the value first and pass it as a ? parameter.");
+        }
         return new Target(info, tp, setColumns, auto, secrets, warnings);
+    }
+
+    /**
+     * R1 for what a write reads: a table named in a subquery must be allowlisted too. Its values would
+     * otherwise reach the card (a SET from another table), or its contents could be probed through the rows
+     * that match. Stored routines that query are refused after the volatility check, for the same reason.
+     */
+    private static void checkTablesRead(Connection c, Dialect dialect, Policy policy, Analysis a, TableRef target, String what)
+            throws SQLException {
+        for (QualifiedName name : a.tables()) {
+            TableRef ref = dialect.resolve(c, name).orElseThrow(() -> new RefusedException(Refusal.TABLE_NOT_ALLOWED,
+                    name + " is not a table this connection can see, so it is not one the policy allows. Name only"
+                            + " allowlisted tables in the " + what + "."));
+            if (!ref.equals(target) && allowed(c, dialect, policy, ref).isEmpty()) {
+                throw new RefusedException(Refusal.TABLE_NOT_ALLOWED, ref + " is read by this " + what + " but is not in"
+                        + " the policy's allowlist (policy.allow): its values could reach the card, or be probed"
+                        + " through the rows that match. Name only allowlisted tables.");
+            }
+        }
     }
 
     private static String setColumn(Dialect dialect, TablePolicy tp, TableInfo info, Identifier col) throws RefusedException {

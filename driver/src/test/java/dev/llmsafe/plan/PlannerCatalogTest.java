@@ -143,7 +143,31 @@ class PlannerCatalogTest {
         }
         assertRefused(() -> p.plan(allow("w10", "x"), "UPDATE w10 SET v = bump_v(v) WHERE id = 1"), Refusal.VOLATILE,
                 "the catalog says bump_v");
-        assertThat(p.plan(allow("w10", "x"), "UPDATE w10 SET v = plus_one(v) WHERE id = 1").rowCount()).isEqualTo(1);
+        // Not volatile, but a routine that could read any table: its result would reach the card (R1).
+        assertRefused(() -> p.plan(allow("w10", "x"), "UPDATE w10 SET v = plus_one(v) WHERE id = 1"),
+                Refusal.FORBIDDEN_FUNCTION, "plus_one is a stored routine");
+        assertThat(p.plan(allow("w10", "x"), "UPDATE w10 SET v = abs(v - 5) WHERE id = 1").rowCount()).isEqualTo(1);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void W4_aTableAWriteReadsInASubqueryMustBeAllowlistedToo(Engine engine) throws SQLException {
+        Planning p = planning(engine);
+        p.db.execute("CREATE TABLE w4s (id INT PRIMARY KEY, v INT)", "INSERT INTO w4s VALUES (1, 1), (2, 2)",
+                "CREATE TABLE w4s_payroll (id INT PRIMARY KEY, salary INT)", "INSERT INTO w4s_payroll VALUES (1, 5000)",
+                "CREATE TABLE w4s_limits (id INT PRIMARY KEY, v INT)", "INSERT INTO w4s_limits VALUES (1, 7)");
+        Policy policy = Policy.define(x -> x.table("w4s", t -> t.impact("x")).table("w4s_limits"));
+        // The value would reach the card; the count of matching rows would answer a question about it.
+        for (String leak : List.of("UPDATE w4s SET v = (SELECT salary FROM w4s_payroll WHERE id = 1) WHERE id = 1",
+                "DELETE FROM w4s WHERE id IN (SELECT id FROM w4s_payroll WHERE salary > 4000)",
+                "UPDATE w4s SET v = 0 WHERE EXISTS (SELECT 1 FROM w4s_payroll p WHERE p.salary > 4000)")) {
+            assertRefused(() -> p.plan(policy, leak), Refusal.TABLE_NOT_ALLOWED, "is read by this ");
+        }
+        assertRefused(() -> p.plan(policy, "UPDATE w4s SET v = 0 WHERE id IN (SELECT id FROM no_such_table)"),
+                Refusal.TABLE_NOT_ALLOWED, "no_such_table is not a table this connection can see");
+        // An allowlisted table may be read, even one that may not be written.
+        Plan plan = p.plan(policy, "UPDATE w4s SET v = (SELECT v FROM w4s_limits WHERE id = 1) WHERE id = 2");
+        assertThat(plan.card()).contains("v: 2 -> 7");
     }
 
     @ParameterizedTest
