@@ -8,6 +8,7 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -41,18 +42,28 @@ final class ConfigDiscovery {
 
     private final UnaryOperator<String> systemProperties;
     private final UnaryOperator<String> environment;
-    private final ClassLoader[] loaders;
+    private final Supplier<ClassLoader[]> loaders;
 
     ConfigDiscovery(UnaryOperator<String> systemProperties, UnaryOperator<String> environment, ClassLoader... loaders) {
-        this.systemProperties = systemProperties;
-        this.environment = environment;
-        this.loaders = loaders.clone();
+        this(systemProperties, environment, loaders::clone);
     }
 
-    /** The JVM's own system properties, environment and class loaders. */
+    private ConfigDiscovery(UnaryOperator<String> systemProperties, UnaryOperator<String> environment,
+            Supplier<ClassLoader[]> loaders) {
+        this.systemProperties = systemProperties;
+        this.environment = environment;
+        this.loaders = loaders;
+    }
+
+    /**
+     * The JVM's own system properties, environment and class loaders. The context class loader is the
+     * one of the thread that connects, not of the one that loaded the driver: DriverManager registers the
+     * driver once, often before an application server or a Spring Boot jar sets up the application's
+     * class path, where its llmsafe.json is.
+     */
     static ConfigDiscovery standard() {
-        return new ConfigDiscovery(System::getProperty, System::getenv, Thread.currentThread().getContextClassLoader(),
-                ConfigDiscovery.class.getClassLoader());
+        return new ConfigDiscovery(System::getProperty, System::getenv,
+                () -> new ClassLoader[] {Thread.currentThread().getContextClassLoader(), ConfigDiscovery.class.getClassLoader()});
     }
 
     /**
@@ -72,7 +83,7 @@ final class ConfigDiscovery {
         if (variable != null && !variable.isBlank()) {
             return file(variable);
         }
-        for (ClassLoader loader : loaders) {
+        for (ClassLoader loader : loaders.get()) {
             URL url = loader == null ? null : loader.getResource(RESOURCE);
             if (url != null) {
                 return new Location(url.toString(), null, url);

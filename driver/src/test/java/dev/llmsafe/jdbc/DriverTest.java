@@ -27,6 +27,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.ServiceLoader;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -211,6 +212,28 @@ class DriverTest {
             assertThatThrownBy(() -> none.locate(null)).isInstanceOf(SQLException.class)
                     .hasMessageContaining("llmsafe found no configuration").hasMessageContaining("llmsafe.config")
                     .hasMessageContaining("LLMSAFE_CONFIG").hasMessageContaining("class path");
+        }
+    }
+
+    @Test
+    void J8_theClassPathIsTheConnectingThreadsNotTheOneThatLoadedTheDriver(@TempDir Path dir) throws Exception {
+        Path resources = Files.createDirectories(dir.resolve("app-classes"));
+        Files.writeString(resources.resolve("llmsafe.json"), config("jdbc:sqlite:app.db"));
+        // Made here, as DriverManager makes the driver's, before the application's class loader exists.
+        ConfigDiscovery standard = ConfigDiscovery.standard();
+        try (URLClassLoader application = new URLClassLoader(new URL[] {resources.toUri().toURL()}, null)) {
+            AtomicReference<Object> seen = new AtomicReference<>();
+            Thread request = new Thread(() -> {
+                try {
+                    seen.set(standard.locate(null).resource());
+                } catch (SQLException e) {
+                    seen.set(e);
+                }
+            });
+            request.setContextClassLoader(application);
+            request.start();
+            request.join();
+            assertThat(seen.get()).isEqualTo(resources.resolve("llmsafe.json").toUri().toURL());
         }
     }
 
