@@ -195,7 +195,9 @@ final class Engine implements AutoCloseable {
             // card cannot be used to guess a short secret by hashing candidates.
             byte[] maskKey = config.flatMap(LlmSafeConfig::sealKey)
                     .map(k -> k.reveal().getBytes(StandardCharsets.UTF_8)).orElse(null);
-            planner = new Planner(planPool.dataSource(), dialect, policy, Bounds.DEFAULT, maskKey, Clock.systemUTC());
+            // D6: the bounds the configuration sets (lockTimeoutMs, statementTimeoutMs), as the command line uses.
+            Bounds bounds = config.map(c -> new Bounds(c.lockTimeoutMs(), c.statementTimeoutMs())).orElse(Bounds.DEFAULT);
+            planner = new Planner(planPool.dataSource(), dialect, policy, bounds, maskKey, Clock.systemUTC());
         }
         return planner;
     }

@@ -257,6 +257,28 @@ class WriteTest {
 
     @ParameterizedTest
     @EnumSource(Engine.class)
+    void D6_theDriversDryRunsWaitForALockOnlyAsLongAsTheConfigurationSays(Engine engine) throws SQLException {
+        Guarded g = guarded(engine);
+        Guarded bounded = Guarded.of(g.db, POLICY, b -> b.lockTimeoutMs(300));
+        try (Connection other = g.db.connect(); Connection c = bounded.connect(); Statement s = c.createStatement()) {
+            other.setAutoCommit(false);
+            try (Statement hold = other.createStatement()) {
+                hold.executeUpdate("UPDATE orders SET qty = qty WHERE id = 3");
+            }
+            try {
+                assertThatThrownBy(() -> s.executeUpdate("UPDATE orders SET qty = 9 WHERE id = 3"))
+                        .isInstanceOf(RefusedException.class)
+                        .satisfies(e -> assertThat(((RefusedException) e).code()).isEqualTo(Refusal.LOCK_TIMEOUT))
+                        .hasMessageContaining("for longer than 300 ms");
+            } finally {
+                other.rollback();
+            }
+        }
+        assertThat(g.db.snapshot("orders")).contains("[3, shipped, 3]");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
     void J7_aPlanIsPlanPendingExceptionWhoseMessageIsTheCard(Engine engine) throws Exception {
         Guarded g = guarded(engine);
         try (Connection c = g.connect(); Statement s = c.createStatement()) {
