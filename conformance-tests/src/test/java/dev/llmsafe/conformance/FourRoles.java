@@ -46,6 +46,18 @@ final class FourRoles implements AutoCloseable {
      */
     static FourRoles create(ScratchDatabase app, List<String> readTables, List<String> writtenTables)
             throws SQLException {
+        return create(app, readTables, writtenTables, List.of());
+    }
+
+    /**
+     * Runs the flavor's role script on the scratch database's server.
+     *
+     * @param readTables the tables of policy.allow
+     * @param writtenTables the tables with an impact sentence
+     * @param triggerTables tables a trigger on a written table writes into
+     */
+    static FourRoles create(ScratchDatabase app, List<String> readTables, List<String> writtenTables,
+            List<String> triggerTables) throws SQLException {
         Flavor flavor = ServerId.of(app.admin()).flavor();
         String stamp = System.currentTimeMillis() / 1000 + "_"
                 + Integer.toHexString(0x100000 + ThreadLocalRandom.current().nextInt(0xEFFFFF));
@@ -66,7 +78,7 @@ final class FourRoles implements AutoCloseable {
             case MYSQL -> "mysql";
             case SQLITE -> throw new IllegalArgumentException("SQLite has no roles");
         }).statements(EnumSet.allOf(Role.class), values, Map.of("read_table", readTables,
-                "written_table", writtenTables, "trigger_table", List.of()));
+                "written_table", writtenTables, "trigger_table", triggerTables));
         try {
             app.execute(sql.toArray(String[]::new));
         } catch (SQLException e) {

@@ -3,37 +3,28 @@ package dev.llmsafe.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmsafe.cli.Main;
+import dev.llmsafe.conformance.EndToEnd.Deployed;
+import dev.llmsafe.conformance.EndToEnd.Run;
 import dev.llmsafe.conformance.RoleScript.Role;
 import dev.llmsafe.conformance.ServerId.Flavor;
 import dev.llmsafe.testing.Engine;
-import dev.llmsafe.testing.ScratchDatabase;
 import dev.llmsafe.testing.ScratchDatabases;
-import dev.llmsafe.testing.TestServers;
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.jdbc.PlanPendingException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,115 +44,42 @@ class RolesEndToEndTest {
     @RegisterExtension
     static final ScratchDatabases dbs = new ScratchDatabases();
 
-    /** One deployment per engine, shared by the tests of the class and dropped after them. */
-    private static final Map<Engine, Deployed> DEPLOYED = new EnumMap<>(Engine.class);
-
     private static final List<String> ALLOW = List.of("orders", "members");
     private static final List<String> WRITTEN = List.of("orders");
 
-    /** How often a command is tried while another process keeps INNODB_TRX stale (see proposeApproveApply). */
-    private static final int ATTEMPTS = 5;
+    private static final EndToEnd.Setup SETUP = new EndToEnd.Setup(engine -> List.of(
+            "CREATE TABLE orders (id INT PRIMARY KEY, status VARCHAR(20) NOT NULL, qty INT NOT NULL)",
+            "INSERT INTO orders VALUES (1, 'packed', 1), (2, 'packed', 2), (3, 'shipped', 3), (4, 'cancelled', 1)",
+            "CREATE TABLE members (id INT PRIMARY KEY, name VARCHAR(20) NOT NULL)",
+            "INSERT INTO members VALUES (7, 'Ann')",
+            // Not in policy.allow: no role of samples/roles gets anything on it.
+            "CREATE TABLE payroll (id INT PRIMARY KEY, salary INT NOT NULL)",
+            "INSERT INTO payroll VALUES (7, 5000)"), ALLOW, WRITTEN, List.of(), """
+              "policy": {
+                "allow": ["orders", "members"],
+                "impact": {"orders": "Changing an order moves money: the ship date decides the payment month."}
+              }
+            """);
+
+    private static final int ATTEMPTS = EndToEnd.ATTEMPTS;
 
     @TempDir
     static Path dir;
 
-    /** A scratch database with its application tables, the four roles, and a config file naming them. */
-    record Deployed(ScratchDatabase app, FourRoles roles, Flavor flavor, Path home, Map<String, String> env) {
+    private static EndToEnd e2e;
 
-        Run llmsafe(String... args) {
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            int status = Main.run(new Main(env::get, home), new PrintWriter(out, true), new PrintWriter(err, true), args);
-            return new Run(status, out.toString(), err.toString());
-        }
-    }
-
-    record Run(int status, String out, String err) {
-    }
-
-    static synchronized Deployed deployed(Engine engine) throws Exception {
-        Deployed d = DEPLOYED.get(engine);
-        if (d != null) {
-            return d;
-        }
-        ScratchDatabase app = dbs.fresh(engine);
-        app.execute("CREATE TABLE orders (id INT PRIMARY KEY, status VARCHAR(20) NOT NULL, qty INT NOT NULL)",
-                "INSERT INTO orders VALUES (1, 'packed', 1), (2, 'packed', 2), (3, 'shipped', 3), (4, 'cancelled', 1)",
-                "CREATE TABLE members (id INT PRIMARY KEY, name VARCHAR(20) NOT NULL)",
-                "INSERT INTO members VALUES (7, 'Ann')",
-                // Not in policy.allow: no role of samples/roles gets anything on it.
-                "CREATE TABLE payroll (id INT PRIMARY KEY, salary INT NOT NULL)",
-                "INSERT INTO payroll VALUES (7, 5000)");
-        Path home = Files.createDirectories(dir.resolve(engine.key()));
-        Map<String, String> env = new HashMap<>();
-        FourRoles roles = null;
-        Flavor flavor = ServerId.of(app.admin()).flavor();
-        StringBuilder config = new StringBuilder("{\n");
-        if (engine == Engine.SQLITE) {
-            // No roles: the read connection opens the file read-only, the store is a file of its own.
-            String file = app.name();
-            config.append("  \"connection\": ").append(connection("jdbc:sqlite:" + file, null, null)).append(",\n")
-                    .append("  \"readConnection\": ").append(connection("jdbc:sqlite:" + file + "?open_mode=1", null, null))
-                    .append(",\n  \"applyConnection\": ").append(connection("jdbc:sqlite:" + file, null, null))
-                    .append(",\n  \"storeConnection\": ").append(connection("jdbc:sqlite:" + home.resolve("store.db"), null,
-                            null)).append(",\n");
-        } else {
-            roles = FourRoles.create(app, ALLOW, WRITTEN);
-            String server = TestServers.require(engine).url();
-            String base = server.indexOf('?') < 0 ? server : server.substring(0, server.indexOf('?'));
-            String appUrl;
-            String storeUrl;
-            if (flavor == Flavor.POSTGRES) {
-                appUrl = base;
-                // The store role reaches its own schema through the URL: the store does not use "schema".
-                storeUrl = base + "?currentSchema=" + roles.store();
-            } else {
-                String host = base.substring(0, base.indexOf('/', base.indexOf("//") + 2));
-                appUrl = host + "/" + app.name();
-                storeUrl = host + "/" + roles.store();
-            }
-            for (Role r : Role.values()) {
-                env.put("LLMSAFE_" + r.name() + "_PASSWORD", roles.login(r).password());
-            }
-            config.append("  \"connection\": ").append(connection(appUrl, roles.login(Role.PLAN).name(), "PLAN"))
-                    // The read connection names its schema in the URL: check's read-only probe (E7) does not
-                    // pin "schema" on it (the planning and applying connections get it from "schema").
-                    .append(",\n  \"readConnection\": ").append(connection(flavor == Flavor.POSTGRES
-                            ? appUrl + "?currentSchema=" + app.name() : appUrl, roles.login(Role.READ).name(), "READ"))
-                    .append(",\n  \"applyConnection\": ").append(connection(appUrl, roles.login(Role.APPLY).name(), "APPLY"))
-                    .append(",\n  \"storeConnection\": ").append(connection(storeUrl, roles.login(Role.STORE).name(), "STORE"))
-                    .append(",\n");
-            if (flavor == Flavor.POSTGRES) {
-                config.append("  \"schema\": \"").append(app.name()).append("\",\n");
-            }
-        }
-        config.append("""
-                  "policy": {
-                    "allow": ["orders", "members"],
-                    "impact": {"orders": "Changing an order moves money: the ship date decides the payment month."}
-                  }
-                }
-                """);
-        Files.writeString(home.resolve("llmsafe.json"), config);
-        d = new Deployed(app, roles, flavor, home, env);
-        DEPLOYED.put(engine, d);
-        return d;
-    }
-
-    private static String connection(String url, String user, String passwordOf) throws Exception {
-        ObjectMapper json = new ObjectMapper();
-        return "{\"url\": " + json.writeValueAsString(url) + (user == null ? "" : ", \"user\": " + json.writeValueAsString(user)
-                + ", \"password\": \"${LLMSAFE_" + passwordOf + "_PASSWORD}\"") + "}";
+    @BeforeAll
+    static void deploy() {
+        e2e = new EndToEnd(dbs, dir, SETUP);
     }
 
     @AfterAll
     static void dropRoles() throws SQLException {
-        for (Deployed d : DEPLOYED.values()) {
-            if (d.roles() != null) {
-                d.roles().close();
-            }
-        }
-        DEPLOYED.clear();
+        e2e.close();
+    }
+
+    static Deployed deployed(Engine engine) throws Exception {
+        return e2e.deployed(engine);
     }
 
     // ---- the story ----------------------------------------------------------------------------
@@ -177,7 +95,7 @@ class RolesEndToEndTest {
                 .contains(engine == Engine.SQLITE ? "store.db" : d.roles().login(Role.STORE).name() + " at ");
 
         Run check = d.llmsafe("check");
-        for (int attempt = 1; attempt < ATTEMPTS && staleInnodbTrx(check.out(), attempt); attempt++) {
+        for (int attempt = 1; attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(check.out(), attempt); attempt++) {
             check = d.llmsafe("check");
         }
         assertThat(check.status()).as(check.out() + check.err()).isEqualTo(Main.OK);
@@ -236,24 +154,7 @@ class RolesEndToEndTest {
     @EnumSource(Engine.class)
     void R3_J7_theLlmsafeUrlReadsAsTheReadRoleAndProposesIntoTheStoreRolesStore(Engine engine) throws Exception {
         Deployed d = deployed(engine);
-        assertThat(d.llmsafe("migrate").status()).isEqualTo(Main.OK);
-        // The driver reads ${...} from the process environment; the application's copy of the file has the
-        // passwords written in.
-        String text = Files.readString(d.home().resolve("llmsafe.json"));
-        for (Map.Entry<String, String> e : d.env().entrySet()) {
-            text = text.replace("${" + e.getKey() + "}", e.getValue());
-        }
-        Path config = Files.writeString(d.home().resolve("app-llmsafe.json"), text);
-        String appUrl = new ObjectMapper().readTree(text).get("connection").get("url").asText();
-        String url = "jdbc:llmsafe:" + appUrl.substring("jdbc:".length()) + (appUrl.contains("?") ? "&" : "?")
-                + "llmsafe.config=" + URLEncoder.encode(config.toString(), StandardCharsets.UTF_8);
-        Properties credential = new Properties();
-        if (d.roles() != null) {
-            credential.setProperty("user", d.roles().login(Role.PLAN).name());
-            credential.setProperty("password", d.roles().login(Role.PLAN).password());
-        }
-
-        try (Connection c = DriverManager.getConnection(url, credential)) {
+        try (Connection c = d.connect()) {
             Map<Integer, String> read = new LinkedHashMap<>();
             try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT id, status FROM orders ORDER BY id")) {
                 while (rs.next()) {
@@ -277,13 +178,13 @@ class RolesEndToEndTest {
         // Again when InnoDB's INNODB_TRX stayed stale at the dry run or the apply (see proposeApproveApply).
         for (int attempt = 1; ; attempt++) {
             PlanPendingException pending;
-            try (Connection c = DriverManager.getConnection(url, credential); Statement s = c.createStatement()) {
+            try (Connection c = d.connect(); Statement s = c.createStatement()) {
                 s.executeUpdate("UPDATE orders SET qty = qty + 10 WHERE id = 3");
                 throw new AssertionError("the UPDATE ran through jdbc:llmsafe: instead of becoming a plan");
             } catch (PlanPendingException e) {
                 pending = e;
             } catch (RefusedException e) {
-                if (attempt < ATTEMPTS && staleInnodbTrx(e.getMessage(), attempt)) {
+                if (attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(e.getMessage(), attempt)) {
                     continue;
                 }
                 throw e;
@@ -295,7 +196,7 @@ class RolesEndToEndTest {
             assertThat(show.out()).contains("Status: proposed").contains("assistant  propose  done");
             assertThat(d.llmsafe("approve", id, "--as", "alice").status()).isEqualTo(Main.OK);
             Run apply = d.llmsafe("apply", id, "--as", "bob");
-            if (attempt < ATTEMPTS && staleInnodbTrx(apply.err(), attempt)) {
+            if (attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(apply.err(), attempt)) {
                 continue;
             }
             assertThat(apply.status()).as(apply.err()).isEqualTo(Main.OK);
@@ -440,11 +341,11 @@ class RolesEndToEndTest {
             args[args.length - 2] = "--as";
             args[args.length - 1] = "assistant";
             Run plan = d.llmsafe(args);
-            if (attempt < ATTEMPTS && staleInnodbTrx(plan.err(), attempt)) {
+            if (attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(plan.err(), attempt)) {
                 continue;
             }
             assertThat(plan.status()).as(plan.err()).isEqualTo(Main.OK);
-            String id = planId(plan);
+            String id = EndToEnd.planId(plan);
             assertThat(d.llmsafe("approve", id, "--as", "alice").status()).isEqualTo(Main.OK);
             before.run();
             Run apply;
@@ -453,44 +354,17 @@ class RolesEndToEndTest {
             } finally {
                 after.run();
             }
-            if (attempt < ATTEMPTS && staleInnodbTrx(apply.err(), attempt)) {
+            if (attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(apply.err(), attempt)) {
                 continue;
             }
             return new Cycle(plan, apply);
         }
     }
 
-    /**
-     * Whether the command's output says the side-effect measure was kept stale by another reader; if
-     * so, waits a little longer each time, so that a burst of another build's dry runs can pass.
-     */
-    private static boolean staleInnodbTrx(String output, int attempt) throws InterruptedException {
-        boolean stale = output.contains("did not show this transaction in a fresh INNODB_TRX");
-        if (stale) {
-            System.err.println("NOTICE: INNODB_TRX stayed stale (another process reads it); running it again");
-            Thread.sleep(1000L * attempt);
-        }
-        return stale;
-    }
 
-    /**
-     * The statement fails for want of a privilege, as the database itself says: SQLState 42501 on
-     * PostgreSQL, error 1142 (a command denied on a table) on MySQL and MariaDB.
-     */
+    /** The database itself refuses the statement (the label before ": " is for the message only). */
     private static void assertRefusedByTheDatabase(Deployed d, Connection c, String labelledSql) {
-        String sql = labelledSql.replaceFirst("^[A-Z]+: ", "");
-        SQLException e = catchThrowableOfType(SQLException.class, () -> {
-            try (Statement s = c.createStatement()) {
-                s.execute(sql);
-            }
-        });
-        // SQLException is an Iterable of its causes; as a Throwable it is checked for being there at all.
-        assertThat((Throwable) e).as("%s was not refused", labelledSql).isNotNull();
-        if (d.flavor() == Flavor.POSTGRES) {
-            assertThat(e.getSQLState()).as(labelledSql + ": " + e.getMessage()).isEqualTo("42501");
-        } else {
-            assertThat(e.getErrorCode()).as(labelledSql + ": " + e.getMessage()).isEqualTo(1142);
-        }
+        EndToEnd.assertRefusedByTheDatabase(d.flavor(), c, labelledSql.replaceFirst("^[A-Z]+: ", ""));
     }
 
     private static void revokeFromPlanningRole(Deployed d, String privilege) throws SQLException {
@@ -534,11 +408,6 @@ class RolesEndToEndTest {
         return out;
     }
 
-    private static String planId(Run plan) {
-        Matcher m = Pattern.compile("^Plan ([0-9a-f-]{36}) is proposed").matcher(plan.out());
-        assertThat(m.find()).as(plan.out()).isTrue();
-        return m.group(1);
-    }
 
     /** The rows of an UPDATE card: key to {before, after} of the status column. */
     private static Map<Integer, String[]> cardRows(String card) {
