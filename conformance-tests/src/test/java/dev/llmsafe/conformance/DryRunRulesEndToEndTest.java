@@ -702,6 +702,41 @@ class DryRunRulesEndToEndTest {
 
     @ParameterizedTest
     @EnumSource(Engine.class)
+    void D16_commandLineParametersBindAsDocumentedAndAreReusedAtApply(Engine engine) throws Exception {
+        Deployed d = e2e.deployed(engine);
+        List<String> orders = d.rows("orders");
+        List<String> vals = d.rows("vals");
+        try {
+            // NULL binds as NULL, string:42 as the text 42, a whole number as a number.
+            Cycle c = cycle(d, () -> { }, () -> { }, "UPDATE orders SET note = ?, status = ? WHERE id = ?",
+                    "--param", "NULL", "--param", "string:42", "--param", "2");
+            assertThat(c.plan().out()).contains("      [1: NULL, 2: '42', 3: 2]\n")
+                    .contains("  id = 2\n    status: 'packed' -> '42'\n    note: 'fragile' -> NULL\n");
+            assertThat(showJson(d, EndToEnd.planId(c.plan())).get("plan").get("statements").get(0).get("parameters")
+                    .toString()).isEqualTo("[{\"type\":\"NULL\",\"value\":null},{\"type\":\"STRING\",\"value\":\"42\"},"
+                    + "{\"type\":\"LONG\",\"value\":\"2\"}]");
+            assertThat(c.apply().status()).as(c.apply().all()).isEqualTo(Main.OK);
+            List<String> expected = new ArrayList<>(orders);
+            expected.set(1, "[2, 42, null, 2, tok-2]");
+            assertThat(d.rows("orders")).isEqualTo(expected);
+
+            // The largest 64-bit integer is a whole number too.
+            Cycle big = cycle(d, () -> { }, () -> { }, "UPDATE vals SET big = ? WHERE id = ?",
+                    "--param", "9223372036854775807", "--param", "1");
+            assertThat(big.plan().out()).contains("      [1: 9223372036854775807, 2: 1]\n")
+                    .contains("    big: 9223372036854775806 -> 9223372036854775807\n");
+            assertThat(big.apply().status()).as(big.apply().all()).isEqualTo(Main.OK);
+            assertThat(d.rows("vals").get(0)).startsWith("[1, 9223372036854775807, ");
+        } finally {
+            d.admin("UPDATE orders SET note = 'fragile', status = 'packed' WHERE id = 2",
+                    "UPDATE vals SET big = 9223372036854775806 WHERE id = 1");
+        }
+        assertThat(d.rows("orders")).isEqualTo(orders);
+        assertThat(d.rows("vals")).isEqualTo(vals);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
     void D13_D16_decimalAndTimestampParametersKeepTheirTypeAndEveryDigitThroughApply(Engine engine) throws Exception {
         Deployed d = e2e.deployed(engine);
         // SQLite stores a DECIMAL(38,10) as a REAL (F13): the decimal parameter is bound where it can be kept.
