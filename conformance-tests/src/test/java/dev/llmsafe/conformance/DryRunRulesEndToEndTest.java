@@ -53,7 +53,7 @@ class DryRunRulesEndToEndTest {
     private static final int STATEMENT_TIMEOUT_MS = 3000;
 
     private static final List<String> WRITTEN = List.of("orders", "slots", "d5", "d8", "d8u", "d8m", "d9", "d14",
-            "d15p", "d15m", "d15v", "vals");
+            "d15p", "d15s", "d15r", "d15m", "d15v", "vals");
     /** digits is read, never written: the slow expression's rows on MariaDB (W4: what a write reads is allowlisted). */
     private static final List<String> READ = Stream.concat(WRITTEN.stream(), Stream.of("digits")).toList();
 
@@ -113,6 +113,14 @@ class DryRunRulesEndToEndTest {
                 "CREATE TABLE d15u (id INT PRIMARY KEY, pcode VARCHAR(5),"
                         + " FOREIGN KEY (pcode) REFERENCES d15p (code) ON UPDATE CASCADE)",
                 "INSERT INTO d15u VALUES (20, 'a')",
+                "CREATE TABLE d15s (id INT PRIMARY KEY, v INT)",
+                "INSERT INTO d15s VALUES (1, 1), (2, 2)",
+                "CREATE TABLE d15sn (id INT PRIMARY KEY, sid INT, FOREIGN KEY (sid) REFERENCES d15s (id) ON DELETE SET NULL)",
+                "INSERT INTO d15sn VALUES (30, 1)",
+                "CREATE TABLE d15r (id INT PRIMARY KEY, v INT)",
+                "INSERT INTO d15r VALUES (1, 1), (2, 2)",
+                "CREATE TABLE d15rc (id INT PRIMARY KEY, rid INT, FOREIGN KEY (rid) REFERENCES d15r (id) ON DELETE RESTRICT)",
+                "INSERT INTO d15rc VALUES (40, 1)",
                 "CREATE TABLE d15m (id INT PRIMARY KEY, v INT)" + (engine == Engine.MYSQL ? " ENGINE=MyISAM" : ""),
                 "INSERT INTO d15m VALUES (1, 1)",
                 engine == Engine.SQLITE ? "CREATE VIRTUAL TABLE d15v USING fts5(body)"
@@ -618,6 +626,19 @@ class DryRunRulesEndToEndTest {
         assertThat(d.rows("d15u")).isEqualTo(codes);
     }
 
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void D15_anInboundSetNullIsRefusedAndARestrictIsNot(Engine engine) throws Exception {
+        Deployed d = e2e.deployed(engine);
+        List<String> children = d.rows("d15sn");
+        assertRefusal(d.refused("DELETE FROM d15s WHERE id = 2", "d15s"), Refusal.CASCADE_SIDE_EFFECTS,
+                "d15sn", "(sid) is ON DELETE SET NULL");
+        assertThat(d.rows("d15sn")).isEqualTo(children);
+        // RESTRICT changes no row of the child: a DELETE of a row no child references is planned.
+        PlanPendingException restrict = d.propose("DELETE FROM d15r WHERE id = 2", "d15r");
+        assertThat(restrict.getMessage()).contains("  id = 2  (deleted)\n");
+    }
+
     /** MyISAM is MariaDB's and MySQL's; SQLite's equivalent is a virtual table; PostgreSQL's a foreign table (not set up here). */
     @ParameterizedTest
     @EnumSource(value = Engine.class, names = {"MYSQL", "SQLITE"})
@@ -698,6 +719,24 @@ class DryRunRulesEndToEndTest {
             d.admin("UPDATE orders SET note = 'fragile', qty = 2 WHERE id = 2");
         }
         assertThat(d.rows("orders")).isEqualTo(before);
+    }
+
+    /**
+     * JSON is compared by what the database keeps: PostgreSQL's JSONB keeps content (other whitespace is
+     * no change at all), MariaDB's JSON and SQLite keep the text as written (other whitespace is a change
+     * of the stored text, and the card shows it).
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void D10_D13_jsonIsComparedByWhatTheDatabaseKeeps(Engine engine) throws Exception {
+        Deployed d = e2e.deployed(engine);
+        String spaced = "UPDATE vals SET doc = '{\"role\": \"user\"}' WHERE id = 1";
+        if (engine == Engine.POSTGRES) {
+            assertRefusal(refusedRetrying(d, spaced, "vals"), Refusal.NO_CHANGE, "changes no value");
+        } else {
+            assertThat(d.propose(spaced, "vals").getMessage())
+                    .contains("    doc: {\"role\":\"user\"} -> {\"role\": \"user\"}\n");
+        }
     }
 
     @ParameterizedTest
