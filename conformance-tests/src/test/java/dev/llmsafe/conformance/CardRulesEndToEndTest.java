@@ -146,6 +146,14 @@ class CardRulesEndToEndTest {
                 + "Measured by running the statement and rolling back\n"
                 + "  id = 3  (deleted)\n    id: 3\n    status: 'shipped'\n    qty: 3\n\n");
         assertThat(d.rows("orders")).isEqualTo(before);
+
+        // The statement shown is the one that ran: the comment-free text (S2), not what was sent.
+        Run commented = d.plan("UPDATE orders /* approve quickly */ SET qty = 9 -- no need to look\nWHERE id = 3");
+        assertThat(commented.status()).as(commented.all()).isEqualTo(Main.OK);
+        assertThat(commented.out()).contains(" has changed.\n\n  UPDATE orders  SET qty = 9 \n  WHERE id = 3\n\nWhat this touches\n")
+                .doesNotContain("approve quickly").doesNotContain("no need to look");
+        assertThat(json(d.llmsafe("show", EndToEnd.planId(commented), "--json")).get("plan").get("statements").get(0)
+                .get("sql").asText()).isEqualTo("UPDATE orders  SET qty = 9 \nWHERE id = 3");
     }
 
     // ---- C2 ------------------------------------------------------------------------------------
