@@ -72,8 +72,14 @@ final class PlanCommand extends Base {
         if (p.equals("NULL")) {
             return new Parameter(Parameter.Type.NULL, null);
         }
-        if (p.matches("-?\\d{1,18}")) {
-            return new Parameter(Parameter.Type.LONG, Long.toString(Long.parseLong(p)));
+        if (p.matches("-?\\d+")) {
+            // A whole number binds as a number whatever its length: as a long where it fits (all of BIGINT's
+            // range), else as an exact decimal (BIGINT UNSIGNED above 2^63-1), never as text.
+            try {
+                return new Parameter(Parameter.Type.LONG, Long.toString(Long.parseLong(p)));
+            } catch (NumberFormatException outsideLong) {
+                return new Parameter(Parameter.Type.DECIMAL, new BigDecimal(p).toString());
+            }
         }
         if (p.matches("-?\\d+\\.\\d+")) {
             return new Parameter(Parameter.Type.DECIMAL, new BigDecimal(p).toString());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmsafe.plan.Parameter;
 import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabase;
@@ -130,6 +131,23 @@ class CliTest {
         String second = rejected.out().substring(5, 41);
         assertThat(run("reject", second, "--as", "carol", "--reason", "keep it").status()).isZero();
         assertThat(run("apply", second, "--as", "bob").err()).startsWith("Refused (PLAN_CLOSED)");
+    }
+
+    @Test
+    void D16_aWholeNumberParameterBindsAsANumberWhateverItsLength() {
+        assertThat(PlanCommand.parameter("42")).isEqualTo(new Parameter(Parameter.Type.LONG, "42"));
+        // 19 digits: once bound as text, which PostgreSQL refuses for a BIGINT column.
+        assertThat(PlanCommand.parameter("9223372036854775807"))
+                .isEqualTo(new Parameter(Parameter.Type.LONG, "9223372036854775807"));
+        assertThat(PlanCommand.parameter("-9223372036854775808"))
+                .isEqualTo(new Parameter(Parameter.Type.LONG, "-9223372036854775808"));
+        assertThat(PlanCommand.parameter("18446744073709551615"))
+                .isEqualTo(new Parameter(Parameter.Type.DECIMAL, "18446744073709551615"));
+        assertThat(PlanCommand.parameter("1.50")).isEqualTo(new Parameter(Parameter.Type.DECIMAL, "1.50"));
+        assertThat(PlanCommand.parameter("string:9223372036854775807"))
+                .isEqualTo(new Parameter(Parameter.Type.STRING, "9223372036854775807"));
+        assertThat(PlanCommand.parameter("NULL")).isEqualTo(new Parameter(Parameter.Type.NULL, null));
+        assertThat(PlanCommand.parameter("12a")).isEqualTo(new Parameter(Parameter.Type.STRING, "12a"));
     }
 
     @Test
