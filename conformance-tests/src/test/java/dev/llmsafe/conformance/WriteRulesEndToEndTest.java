@@ -2,6 +2,8 @@ package dev.llmsafe.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.cli.Main;
@@ -190,6 +192,12 @@ class WriteRulesEndToEndTest {
             assertThat(e.getMessage()).as(sql).contains("has no WHERE clause");
         }
         refusedByPlan(d, "DELETE FROM orders", Refusal.NO_WHERE);
+        // For programs: the code and the message as JSON on stdout.
+        Run json = d.plan("DELETE FROM orders", "--json");
+        assertThat(json.status()).as(json.all()).isEqualTo(Main.REFUSED);
+        JsonNode error = new ObjectMapper().readTree(json.out()).get("error");
+        assertThat(error.get("code").asText()).isEqualTo("NO_WHERE");
+        assertThat(error.get("message").asText()).startsWith("Refused (NO_WHERE): the DELETE has no WHERE clause");
     }
 
     // ---- W4 ---------------------------------------------------------------------------------------
