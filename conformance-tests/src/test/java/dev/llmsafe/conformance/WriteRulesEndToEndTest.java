@@ -234,6 +234,24 @@ class WriteRulesEndToEndTest {
             assertThat(e.getMessage()).as(sql).contains("ledger is read by this " + sql.substring(0, 6))
                     .contains("but is not in the policy's allowlist (policy.allow)");
         }
+        // However the table is spelt, nested or wrapped, the database's name for it is what is compared.
+        List<String> spelt = new ArrayList<>(List.of(
+                "UPDATE orders SET qty = coalesce((SELECT amount FROM ledger WHERE id = 1), 0) WHERE id = 2",
+                "UPDATE orders SET qty = 0 WHERE id IN (SELECT x.id FROM (SELECT id FROM ledger) x)",
+                "UPDATE orders SET qty = 0 WHERE (id, qty) IN (SELECT id, amount FROM ledger)",
+                "DELETE FROM orders WHERE id = 2 AND 1 = (SELECT count(*) FROM ledger l WHERE l.amount > 800)",
+                "UPDATE orders SET qty = 0 WHERE id = 2 AND EXISTS (SELECT 1 FROM items WHERE items.order_id IN"
+                        + " (SELECT id FROM ledger))"));
+        spelt.add(d.mysql() ? "UPDATE orders SET qty = (SELECT amount FROM `ledger` WHERE id = 1) WHERE id = 2"
+                : "UPDATE orders SET qty = (SELECT amount FROM \"ledger\" WHERE id = 1) WHERE id = 2");
+        if (!d.mysql()) {
+            spelt.add("UPDATE orders SET qty = (SELECT amount FROM LEDGER WHERE id = 1) WHERE id = 2");
+        }
+        for (String sql : spelt) {
+            RefusedException e = d.refused(sql, "orders");
+            assertThat(e.code()).as(sql + ": " + e.getMessage()).isEqualTo(Refusal.TABLE_NOT_ALLOWED);
+            assertThat(e.getMessage()).as(sql).contains("ledger is read by this ");
+        }
         // A table the credential has no privilege on is refused all the same.
         RefusedException payroll = d.refused("UPDATE orders SET qty = 0 WHERE id IN (SELECT id FROM payroll"
                 + " WHERE salary > 4000)", "orders");
