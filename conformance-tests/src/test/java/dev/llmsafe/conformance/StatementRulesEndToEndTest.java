@@ -312,6 +312,8 @@ class StatementRulesEndToEndTest {
         }
         refusedByPlan(d, "UPDATE notes SET note = 'x' WHERE id = 8 /*! OR 1=1 */", Refusal.FORBIDDEN_DIALECT);
         refusedByRead(d, "SELECT id FROM notes WHERE id = 8 /*!50000 UNION SELECT 1 */", Refusal.FORBIDDEN_DIALECT);
+        // Inside a literal it is data.
+        assertThat(ids(d, "SELECT id FROM notes WHERE note <> '/*! not a comment */' AND id = 8")).containsExactly(8);
     }
 
     // ---- S7 ---------------------------------------------------------------------------------------
@@ -407,6 +409,9 @@ class StatementRulesEndToEndTest {
         // --1 is minus minus one, not a comment; the two readings differ, so it is refused.
         assertThat(d.refused("SELECT 1--1 FROM notes", "notes").code()).isEqualTo(Refusal.PARSE_DISAGREEMENT);
         assertThat(ids(d, "SELECT id FROM notes WHERE id = 7 -- AND id = 8\n")).containsExactly(7);
+        // Without ANSI_QUOTES, "..." is a string, as the server reads it.
+        PlanPendingException doubleQuoted = d.propose("UPDATE notes SET note = \"it's -- dq\" WHERE id = 8", "notes");
+        assertThat(doubleQuoted.getMessage()).contains("id = 8\n    note: 'eight' -> 'it''s -- dq'\n");
     }
 
     /** Rows 5 and 6: SQLite reads "x", `x` and [x] as identifiers, and '\' as one backslash. */
