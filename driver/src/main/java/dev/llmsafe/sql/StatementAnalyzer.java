@@ -185,11 +185,19 @@ public final class StatementAnalyzer {
                             + t.text() + " is not a JDBC parameter. Use ? placeholders and bind the values.");
                     case SYMBOL -> checkSymbol(t, next, k);
                     case STRING -> {
-                        if (kind != Kind.READ && Words.VOLATILE_LITERALS.contains(t.text().toLowerCase(Locale.ROOT))) {
+                        if (kind != Kind.READ && Words.VOLATILE_LITERALS.contains(Words.literalWord(t.text()))) {
                             throw volatileRefusal(t.text(), "is read as the current time when it becomes a date");
                         }
                     }
-                    case WORD, QUOTED_IDENTIFIER -> checkName(kind, t, next, k);
+                    case QUOTED_IDENTIFIER -> {
+                        if (kind != Kind.READ && t.text().startsWith("\"")
+                                && Words.VOLATILE_LITERALS.contains(Words.literalWord(t.text()))) {
+                            throw volatileRefusal(t.text(), "is read as the string " + Words.literalWord(t.text())
+                                    + ", the current time, by SQLite when no column has that name");
+                        }
+                        checkName(kind, t, next, k);
+                    }
+                    case WORD -> checkName(kind, t, next, k);
                     default -> { }
                 }
             }

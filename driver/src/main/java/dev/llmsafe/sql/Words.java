@@ -1,5 +1,6 @@
 package dev.llmsafe.sql;
 
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -56,10 +57,34 @@ final class Words {
             "current_catalog");
 
     /**
-     * W10: string literals that PostgreSQL and SQLite turn into the current time when cast to a date
-     * or passed to a date function.
+     * W10: the contents of string literals that PostgreSQL and SQLite turn into the current time when
+     * cast to a date or passed to a date function. PostgreSQL ignores case and surrounding spaces in
+     * them ({@code ' NoW '} is now), and SQLite reads a double-quoted word that names no column as a
+     * string ({@code datetime("now")}), so both are compared by {@link #literalWord}.
      */
-    static final Set<String> VOLATILE_LITERALS = Set.of("'now'", "'today'", "'tomorrow'", "'yesterday'");
+    static final Set<String> VOLATILE_LITERALS = Set.of("now", "today", "tomorrow", "yesterday");
+
+    /**
+     * The contents of a string literal or quoted identifier, without its prefix ({@code E}, {@code N},
+     * {@code _utf8mb4}), its quotes or dollar tags and surrounding spaces, in lower case.
+     */
+    static String literalWord(String token) {
+        int open = 0;
+        while (open < token.length() && "'\"`[$".indexOf(token.charAt(open)) < 0) {
+            open++;
+        }
+        if (open == token.length()) {
+            return "";
+        }
+        String body = token.substring(open);
+        if (body.charAt(0) == '$') {
+            int tag = body.indexOf('$', 1);
+            body = tag < 0 || body.length() < 2 * (tag + 1) ? "" : body.substring(tag + 1, body.length() - tag - 1);
+        } else if (body.length() >= 2) {
+            body = body.substring(1, body.length() - 1);
+        }
+        return body.strip().toLowerCase(Locale.ROOT);
+    }
 
     /** R3: functions that write or take locks, refused in reads. */
     static final Set<String> WRITING_FUNCTIONS = Set.of(

@@ -368,6 +368,13 @@ class StatementAnalyzerTest {
                 .add(VOLATILE, "UPDATE orders SET owner = user WHERE id = 1", PG)
                 .add(VOLATILE, "UPDATE orders SET touched = 'now' WHERE id = 1", PG, SL)
                 .add(VOLATILE, "UPDATE orders SET touched = 'NOW'::timestamptz WHERE id = 1", PG)
+                // PostgreSQL ignores case and spaces around the word; E'' and dollar quotes are strings too.
+                .add(VOLATILE, "UPDATE orders SET touched = CAST(' NoW ' AS timestamptz)::text WHERE id = 1", PG)
+                .add(VOLATILE, "UPDATE orders SET touched = E' today'::date WHERE id = 1", PG)
+                .add(VOLATILE, "UPDATE orders SET touched = $$tomorrow$$::date WHERE id = 1", PG)
+                // SQLite reads a double-quoted word that names no column as a string.
+                .add(VOLATILE, "UPDATE orders SET touched = datetime(\"now\") WHERE id = 6", SL)
+                .add(UPDATE, "UPDATE orders SET touched = [yesterday] WHERE id = 6", SL)
                 .add(VOLATILE, "DELETE FROM orders WHERE created < now() - interval '1 day'", PG)
                 .add(VOLATILE, "UPDATE orders SET touched = DEFAULT WHERE id = 1")
                 .add(VOLATILE, "UPDATE orders SET n = nextval('seq') WHERE id = 1", PG)
