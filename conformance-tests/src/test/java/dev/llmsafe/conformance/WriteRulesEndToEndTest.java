@@ -549,6 +549,7 @@ class WriteRulesEndToEndTest {
                     "UPDATE orders SET touched = gen_random_uuid() WHERE id = 1",
                     "UPDATE orders SET touched = clock_timestamp() WHERE id = 1",
                     "UPDATE orders SET touched = 'now'::timestamptz WHERE id = 1",
+                    "UPDATE orders SET touched = CAST(' NoW ' AS timestamptz)::text WHERE id = 1",
                     "DELETE FROM orders WHERE id = 1 AND now() > '2000-01-01'"));
             case MYSQL -> sqls.addAll(List.of("UPDATE orders SET touched = now() WHERE id = 1",
                     "UPDATE orders SET qty = floor(rand() * 10) WHERE id = 1",
@@ -558,7 +559,8 @@ class WriteRulesEndToEndTest {
             case SQLITE -> sqls.addAll(List.of("UPDATE orders SET touched = datetime('now') WHERE id = 1",
                     "UPDATE orders SET qty = random() WHERE id = 1",
                     "UPDATE orders SET touched = hex(randomblob(4)) WHERE id = 1",
-                    "UPDATE orders SET touched = 'now' WHERE id = 1"));
+                    "UPDATE orders SET touched = 'now' WHERE id = 1",
+                    "UPDATE orders SET touched = datetime(\"now\") WHERE id = 1"));
         }
         for (String sql : sqls) {
             RefusedException e = d.refused(sql, "orders");
