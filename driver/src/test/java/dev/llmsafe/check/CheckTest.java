@@ -134,6 +134,24 @@ class CheckTest {
         });
     }
 
+    /** A credential refused a write on the first table probed may still write another: it is one that can write. */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
+    void E7_aReadConnectionThatCanWriteAnyAllowlistedTableIsReportedAsAbleToWrite(Engine engine) throws SQLException {
+        ScratchDatabase db = schema(engine);
+        TestRole reader = engine == Engine.POSTGRES
+                ? db.createRole("GRANT USAGE ON SCHEMA {db} TO {role}", "GRANT SELECT ON ALL TABLES IN SCHEMA {db} TO {role}",
+                        "GRANT DELETE ON {db}.trig_t TO {role}")
+                : db.createRole("GRANT SELECT ON {db}.* TO {role}", "GRANT DELETE ON {db}.trig_t TO {role}");
+        LlmSafeConfig config = config(db).readConnection(ConnectionSettings.of(db.url(), reader.name(), reader.password()))
+                .build();
+        try (Deployment d = new Deployment(config, Clock.systemUTC())) {
+            CheckReport.Guard read = new EnvironmentCheck(d).run().guards().get(0);
+            assertThat(read.finding()).startsWith("this credential CAN write (a DELETE ... WHERE 1 = 0 on trig_t was"
+                    + " accepted)");
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(value = Engine.class, names = {"SQLITE"})
     void E7_aSqliteFileOpenedReadOnlyIsProvenReadOnly(Engine engine) throws SQLException {
@@ -142,6 +160,21 @@ class CheckTest {
         try (Deployment d = new Deployment(separate, Clock.systemUTC())) {
             CheckReport.Guard read = new EnvironmentCheck(d).run().guards().get(0);
             assertThat(read.finding()).startsWith("a credential the database itself refuses writes from");
+        }
+    }
+
+    /** A URL with useAffectedRows=true counts rows changed: 0 for a same-value UPDATE of a table that has rows. */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"MYSQL"})
+    void E2_aPlanningConnectionThatCountsRowsChangedIsReportedAsSuch(Engine engine) throws SQLException {
+        ScratchDatabase db = schema(engine);
+        String url = db.url() + (db.url().contains("?") ? "&" : "?") + "useAffectedRows=true";
+        LlmSafeConfig config = LlmSafeConfig.builder().connection(ConnectionSettings.of(url, db.user(), db.password()))
+                .policy(POLICY).build();
+        try (Deployment d = new Deployment(config, Clock.systemUTC())) {
+            List<String> notes = new EnvironmentCheck(d).run().notes();
+            assertThat(notes).anySatisfy(n -> assertThat(n).startsWith("Rows affected: a same-value UPDATE reported 0"
+                    + " (and 0 with useAffectedRows=true); the dry run expects 1."));
         }
     }
 
