@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
@@ -151,6 +152,30 @@ class EnvironmentRulesEndToEndTest {
         assertRefusedPlan(d, "DELETE FROM parent WHERE id = 1", "CASCADE_SIDE_EFFECTS");
         assertRefusedPlan(d, "UPDATE members SET name = 'Bob' WHERE id = 7", "IMPACT_UNDECLARED");
         assertRefusedPlan(d, "UPDATE digits SET d = 10 WHERE d = 9", "IMPACT_UNDECLARED");
+        assertThat(everything(d)).isEqualTo(before);
+
+        // Allowlisted in the file but not in the database (ghost), or not granted to the planning role (child, which
+        // samples/roles granted nothing on): each is that table's finding, and the rest is still checked.
+        Path unseen = variant(d, "unseen", c -> {
+            ObjectNode policy = (ObjectNode) c.get("policy");
+            ((ArrayNode) policy.get("allow")).add("ghost").add("child");
+            ((ObjectNode) policy.get("impact")).put("ghost", "Ghosts.").put("child", "Sub-accounts.");
+        });
+        Run text = check(d, "--config", unseen.toString());
+        assertThat(text.status()).as(text.all()).isEqualTo(Main.NOT_READY);
+        assertThat(text.out()).contains("  orders: ready\n").contains("  ghost: NOT READY\n");
+        JsonNode more = checkJson(d, unseen);
+        assertThat(texts(table(more, "ghost").get("problems"))).containsExactly("the planning connection cannot see a"
+                + " table by this name: check the name, the schema setting and the credential's privileges");
+        if (d.roles() != null) {
+            assertThat(table(more, "child").get("state").asText()).isEqualTo("NOT_READY");
+            assertThat(texts(table(more, "child").get("problems"))).singleElement().satisfies(p -> assertThat(p)
+                    .startsWith("the probe failed: ").contains("child")
+                    .endsWith("A dry run needs SELECT, UPDATE and DELETE on it for the planning credential (samples/roles)"));
+        } else {
+            // A file has no grants: whoever opens it may write every table.
+            assertThat(table(more, "child").get("state").asText()).isEqualTo("READY");
+        }
         assertThat(everything(d)).isEqualTo(before);
     }
 
