@@ -13,7 +13,6 @@ import dev.llmsafe.cli.Main;
 import dev.llmsafe.conformance.EndToEnd.Deployed;
 import dev.llmsafe.conformance.EndToEnd.Run;
 import dev.llmsafe.conformance.RoleScript.Role;
-import dev.llmsafe.conformance.ServerId.Flavor;
 import dev.llmsafe.jdbc.PlanPendingException;
 import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabases;
