@@ -110,11 +110,15 @@ public final class EnvironmentCheck {
 
     /**
      * E7: a write that cannot touch a row (WHERE 1 = 0), inside a transaction that is rolled back; the
-     * database checks the privilege before it matches a row, so nothing is touched either way.
+     * database checks the privilege before it matches a row, so nothing is touched either way. Every
+     * allowlisted table is probed: a credential refused on one table (a read-only one) may still write
+     * another, and that is a credential that can write.
      */
     private String readOnly(List<TableStatus> tables) {
-        Optional<TableStatus> table = tables.stream().filter(t -> t.resolved() != null).findFirst();
-        if (table.isEmpty()) {
+        List<TablePolicy> probed = deployment.config().policy().tables().values().stream()
+                .filter(tp -> tables.stream().anyMatch(t -> t.resolved() != null && t.name().equals(tp.name().toString())))
+                .toList();
+        if (probed.isEmpty()) {
             return "could not be established: no allowlisted table to probe";
         }
         String prefix = deployment.configured(Role.READ) ? "" : "not set, so reads use the caller's connection (the"
@@ -122,23 +126,32 @@ public final class EnvironmentCheck {
         try (Connection c = deployment.pool(Role.READ).getConnection()) {
             // The configured schema is pinned on this connection too, so the probe resolves the name as reads do.
             deployment.dialect(Role.READ).initConnection(c);
-            String name = deployment.dialect().renderAsWritten(deployment.config().policy().tables().values().stream()
-                    .filter(tp -> tp.name().toString().equals(table.get().name())).findFirst().orElseThrow().name());
-            c.setAutoCommit(false);
-            try (Statement s = c.createStatement()) {
-                s.executeUpdate("DELETE FROM " + name + " WHERE 1 = 0");
-                return prefix + "this credential CAN write (a DELETE ... WHERE 1 = 0 on " + name + " was accepted):"
-                        + " the allowlist in this library is the only thing stopping a write through reads. Point"
-                        + " readConnection at a role with SELECT only.";
-            } catch (SQLException e) {
-                if (refusedForPrivilege(e)) {
-                    return prefix + "a credential the database itself refuses writes from (probed on " + name + ")";
-                }
-                return prefix + "could not be established: the probe failed for another reason (" + e.getMessage() + ")";
-            } finally {
-                c.rollback();
-                c.setAutoCommit(true);
+            List<String> names = new ArrayList<>();
+            for (TablePolicy tp : probed) {
+                names.add(deployment.dialect().renderAsWritten(tp.name()));
             }
+            String failure = null;
+            for (String name : names) {
+                c.setAutoCommit(false);
+                try (Statement s = c.createStatement()) {
+                    s.executeUpdate("DELETE FROM " + name + " WHERE 1 = 0");
+                    return prefix + "this credential CAN write (a DELETE ... WHERE 1 = 0 on " + name + " was accepted):"
+                            + " the allowlist in this library is the only thing stopping a write through reads. Point"
+                            + " readConnection at a role with SELECT only.";
+                } catch (SQLException e) {
+                    if (!refusedForPrivilege(e) && failure == null) {
+                        failure = e.getMessage();
+                    }
+                } finally {
+                    c.rollback();
+                    c.setAutoCommit(true);
+                }
+            }
+            if (failure != null) {
+                return prefix + "could not be established: the probe failed for another reason (" + failure + ")";
+            }
+            return prefix + "a credential the database itself refuses writes from (probed on " + String.join(", ", names)
+                    + ")";
         } catch (SQLException e) {
             return prefix + "could not be established: " + e.getMessage();
         }
@@ -165,6 +178,7 @@ public final class EnvironmentCheck {
             ConnectionSettings s = deployment.settings(Role.PLAN);
             long matched;
             long changed;
+            boolean hasRow;
             try (Connection c = deployment.pool(Role.PLAN).getConnection()) {
                 TableInfo info = dialect.table(c, tp.name()).orElseThrow();
                 String col = dialect.quote(info.primaryKey().isEmpty() ? info.columns().get(0).name() : info.primaryKey().get(0));
@@ -172,6 +186,11 @@ public final class EnvironmentCheck {
                         + " WHERE " + col + " = (SELECT m FROM (SELECT MIN(" + col + ") AS m FROM "
                         + dialect.renderAsWritten(tp.name()) + ") x)";
                 matched = sameValueUpdate(c, sql);
+                // A connection that counts rows changed reports 0 for a table that has rows, too.
+                try (Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery("SELECT 1 FROM "
+                        + dialect.renderAsWritten(tp.name()) + " LIMIT 1")) {
+                    hasRow = rs.next();
+                }
                 Properties p = new Properties();
                 s.user().ifPresent(u -> p.setProperty("user", u));
                 s.password().ifPresent(pw -> p.setProperty("password", pw.reveal()));
@@ -180,7 +199,7 @@ public final class EnvironmentCheck {
                     changed = sameValueUpdate(other, sql);
                 }
             }
-            if (matched == 0) {
+            if (!hasRow) {
                 return "Rows affected: could not be established (the probed table has no row).";
             }
             if (matched == 1 && changed == 0) {

@@ -94,7 +94,14 @@ final class TableProbe {
         if (!problems.isEmpty()) {
             return new TableStatus(name, resolved, State.NOT_READY, problems, "not probed");
         }
-        return new TableStatus(name, resolved, State.READY, problems, dryRun(c, tp, info));
+        try {
+            return new TableStatus(name, resolved, State.READY, problems, dryRun(c, tp, info));
+        } catch (SQLException e) {
+            // One table the credential may not use (a grant forgotten) is that table's finding, not the end of check.
+            return new TableStatus(name, resolved, State.NOT_READY, List.of("the probe failed: " + e.getMessage()
+                    + ". A dry run needs SELECT, UPDATE and DELETE on it for the planning credential (samples/roles)"),
+                    "not probed");
+        }
     }
 
     /** A same-value UPDATE of one real row, through the planner: NO_CHANGE means it ran and rolled back. */

@@ -134,6 +134,52 @@ class CheckTest {
         });
     }
 
+    /** E1: an allowlisted table the planning credential was not granted is that table's finding; check goes on. */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
+    void E1_aTableThePlanningCredentialMayNotUseIsNotReadyAndTheOthersAreStillChecked(Engine engine) throws SQLException {
+        ScratchDatabase db = schema(engine);
+        db.execute("CREATE TABLE ungranted_t (id INT PRIMARY KEY, v INT)", "INSERT INTO ungranted_t VALUES (1, 1)");
+        // MariaDB shows the table to a credential with a database-level privilege (REFERENCES, as samples/roles grants).
+        TestRole planner = engine == Engine.POSTGRES
+                ? db.createRole("GRANT USAGE ON SCHEMA {db} TO {role}", "GRANT SELECT, UPDATE, DELETE ON {db}.ok_t TO {role}")
+                : db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.ok_t TO {role}", "GRANT REFERENCES ON {db}.* TO {role}",
+                        "GRANT PROCESS ON *.* TO {role}");
+        LlmSafeConfig.Builder b = LlmSafeConfig.builder()
+                .connection(ConnectionSettings.of(db.url(), planner.name(), planner.password()))
+                .policy(Policy.define(p -> p.table("ok_t", t -> t.impact("x")).table("ungranted_t", t -> t.impact("x"))));
+        if (engine == Engine.POSTGRES) {
+            b.schema(db.name());
+        }
+        try (Deployment d = new Deployment(b.build(), Clock.systemUTC())) {
+            CheckReport r = new EnvironmentCheck(d).run();
+            assertThat(table(r, "ok_t").state()).isEqualTo(State.READY);
+            assertThat(table(r, "ungranted_t").state()).isEqualTo(State.NOT_READY);
+            assertThat(table(r, "ungranted_t").problems()).singleElement().satisfies(p -> assertThat(p)
+                    .startsWith("the probe failed: ").contains("ungranted_t").endsWith("A dry run needs SELECT, UPDATE and DELETE"
+                            + " on it for the planning credential (samples/roles)"));
+            assertThat(r.ready()).isFalse();
+        }
+    }
+
+    /** A credential refused a write on the first table probed may still write another: it is one that can write. */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
+    void E7_aReadConnectionThatCanWriteAnyAllowlistedTableIsReportedAsAbleToWrite(Engine engine) throws SQLException {
+        ScratchDatabase db = schema(engine);
+        TestRole reader = engine == Engine.POSTGRES
+                ? db.createRole("GRANT USAGE ON SCHEMA {db} TO {role}", "GRANT SELECT ON ALL TABLES IN SCHEMA {db} TO {role}",
+                        "GRANT DELETE ON {db}.trig_t TO {role}")
+                : db.createRole("GRANT SELECT ON {db}.* TO {role}", "GRANT DELETE ON {db}.trig_t TO {role}");
+        LlmSafeConfig config = config(db).readConnection(ConnectionSettings.of(db.url(), reader.name(), reader.password()))
+                .build();
+        try (Deployment d = new Deployment(config, Clock.systemUTC())) {
+            CheckReport.Guard read = new EnvironmentCheck(d).run().guards().get(0);
+            assertThat(read.finding()).startsWith("this credential CAN write (a DELETE ... WHERE 1 = 0 on trig_t was"
+                    + " accepted)");
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(value = Engine.class, names = {"SQLITE"})
     void E7_aSqliteFileOpenedReadOnlyIsProvenReadOnly(Engine engine) throws SQLException {
@@ -142,6 +188,21 @@ class CheckTest {
         try (Deployment d = new Deployment(separate, Clock.systemUTC())) {
             CheckReport.Guard read = new EnvironmentCheck(d).run().guards().get(0);
             assertThat(read.finding()).startsWith("a credential the database itself refuses writes from");
+        }
+    }
+
+    /** A URL with useAffectedRows=true counts rows changed: 0 for a same-value UPDATE of a table that has rows. */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"MYSQL"})
+    void E2_aPlanningConnectionThatCountsRowsChangedIsReportedAsSuch(Engine engine) throws SQLException {
+        ScratchDatabase db = schema(engine);
+        String url = db.url() + (db.url().contains("?") ? "&" : "?") + "useAffectedRows=true";
+        LlmSafeConfig config = LlmSafeConfig.builder().connection(ConnectionSettings.of(url, db.user(), db.password()))
+                .policy(POLICY).build();
+        try (Deployment d = new Deployment(config, Clock.systemUTC())) {
+            List<String> notes = new EnvironmentCheck(d).run().notes();
+            assertThat(notes).anySatisfy(n -> assertThat(n).startsWith("Rows affected: a same-value UPDATE reported 0"
+                    + " (and 0 with useAffectedRows=true); the dry run expects 1."));
         }
     }
 
