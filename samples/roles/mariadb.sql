@@ -31,8 +31,10 @@
 -- got past every guard of llmsafe is still refused by the database; `llmsafe check` proves it with a
 -- DELETE ... WHERE 1 = 0 in a rolled-back transaction (E7). Reads are the larger surface: they are
 -- what an injected instruction reaches first, and exfiltration needs no write.
+-- SHOW VIEW: with policy.read.maxCost set, every read is EXPLAINed first, and EXPLAIN of a read through
+-- a view needs it (error 1345 without it); on a base table it grants nothing more.
 CREATE USER {read_role} IDENTIFIED BY '{read_password}';
-GRANT SELECT ON {database}.{read_table} TO {read_role};
+GRANT SELECT, SHOW VIEW ON {database}.{read_table} TO {read_role};
 
 
 -- role: plan    (llmsafe.json "connection": the dry run)

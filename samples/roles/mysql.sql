@@ -24,8 +24,10 @@
 
 -- role: read    (llmsafe.json "readConnection": the reads a model asks for)
 -- SELECT on the allowlisted tables and nothing else: the database refuses every write (E7).
+-- SHOW VIEW: with policy.read.maxCost set, every read is EXPLAINed first, and EXPLAIN of a read through
+-- a view needs it (error 1345 without it); on a base table it grants nothing more.
 CREATE USER {read_role} IDENTIFIED BY '{read_password}';
-GRANT SELECT ON {database}.{read_table} TO {read_role};
+GRANT SELECT, SHOW VIEW ON {database}.{read_table} TO {read_role};
 
 
 -- role: plan    (llmsafe.json "connection": the dry run)
