@@ -38,6 +38,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -415,6 +416,25 @@ class ConnectionRulesEndToEndTest {
             }
             assertThat(d.rows("write_log")).isEmpty();
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void R6_theSchemaCommandDescribesAllowlistedTablesOnlyWithImpactAndWithoutSecrets(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        Run text = d.llmsafe("schema");
+        assertThat(text.status()).as(text.all()).isEqualTo(Main.OK);
+        assertThat(text.out()).contains("Table: orders").contains("Changing it: " + IMPACT)
+                .contains("Table: members").contains("Read only: changes cannot be proposed").contains("Table: many")
+                .contains("name: ").doesNotContain("password_hash").doesNotContain("hidden").doesNotContain("write_log");
+        assertThat(text.out()).containsPattern("id: \\w+.*\\(primary key\\)");
+        Run json = d.llmsafe("schema", "--format", "json");
+        assertThat(json.status()).as(json.all()).isEqualTo(Main.OK);
+        JsonNode tables = new ObjectMapper().readTree(json.out()).get("tables");
+        List<String> names = new ArrayList<>();
+        tables.forEach(t -> names.add(t.get("name").asText().replaceFirst(".*\\.", "").toLowerCase(Locale.ROOT)));
+        assertThat(names).containsExactlyInAnyOrder("orders", "members", "many", "writing_view");
+        assertThat(json.out()).doesNotContain("password_hash").doesNotContain("hidden").contains(IMPACT);
     }
 
     // ---- J: the JDBC surface -----------------------------------------------------------------
