@@ -1,5 +1,20 @@
 package dev.llmsafe.conformance;
 
+import static dev.llmsafe.conformance.PlanCommands.again;
+import static dev.llmsafe.conformance.PlanCommands.apply;
+import static dev.llmsafe.conformance.PlanCommands.approved;
+import static dev.llmsafe.conformance.PlanCommands.history;
+import static dev.llmsafe.conformance.PlanCommands.ok;
+import static dev.llmsafe.conformance.PlanCommands.outcome;
+import static dev.llmsafe.conformance.PlanCommands.policy;
+import static dev.llmsafe.conformance.PlanCommands.proposed;
+import static dev.llmsafe.conformance.PlanCommands.refused;
+import static dev.llmsafe.conformance.PlanCommands.replaced;
+import static dev.llmsafe.conformance.PlanCommands.show;
+import static dev.llmsafe.conformance.PlanCommands.stale;
+import static dev.llmsafe.conformance.PlanCommands.status;
+import static dev.llmsafe.conformance.PlanCommands.top;
+import static dev.llmsafe.conformance.PlanCommands.variant;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,29 +30,18 @@ import dev.llmsafe.jdbc.PlanPendingException;
 import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabases;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.UnaryOperator;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -46,8 +50,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Approving and applying (A1 to A11) and the plan store's trust (T1 to T3), driven as a user drives
- * them: a plan proposed through the application's {@code jdbc:llmsafe:} URL or {@code llmsafe plan},
+ * Approving and applying (A1 to A11), driven as a user drives them: a plan proposed through the application's {@code jdbc:llmsafe:} URL or {@code llmsafe plan},
  * then {@code approve}, {@code apply}, {@code reject}, {@code show} and {@code list} on the command
  * line, on the four-role deployment of {@link EndToEnd}. Where a rule is about what someone does
  * behind llmsafe's back (a row edited after approval, a trigger added, a stored plan edited), the
@@ -60,8 +63,6 @@ class ApplyRulesEndToEndTest {
 
     @RegisterExtension
     static final ScratchDatabases dbs = new ScratchDatabases();
-
-    private static final String SEAL_KEY = "e2e-seal-key-0123456789abcdef";
 
     private static final EndToEnd.Setup SETUP = new EndToEnd.Setup(ApplyRulesEndToEndTest::schema,
             List.of("orders", "gauges", "kinds"), List.of("orders", "gauges", "kinds"), List.of(), """
@@ -76,10 +77,7 @@ class ApplyRulesEndToEndTest {
               }
             """);
 
-    /**
-     * Every test's own orders: ids from its block, five rows each (block + 0 to block + 4): packed,
-     * packed and fragile, open, open, packed.
-     */
+    /** Every test's own orders: a block of ids (see {@link PlanCommands#orders}). */
     private static final int A1 = 10;
     private static final int A2_ROLES = 20;
     private static final int A2_POLICY = 30;
@@ -89,13 +87,7 @@ class ApplyRulesEndToEndTest {
     private static final int A8 = 80;
     private static final int A9 = 90;
     private static final int A11 = 110;
-    private static final int T1 = 210;
-    private static final int T2 = 220;
-    private static final int T2_SEALS = 230;
-    private static final int T3 = 250;
-    private static final List<Integer> BLOCKS = List.of(A1, A2_ROLES, A2_POLICY, A3, A4, A7, A8, A9, A11, T1, T2, T2_SEALS, T3);
-
-    private static final String STALE = "did not show this transaction in a fresh INNODB_TRX";
+    private static final List<Integer> BLOCKS = List.of(A1, A2_ROLES, A2_POLICY, A3, A4, A7, A8, A9, A11);
 
     @TempDir
     static Path dir;
@@ -113,17 +105,10 @@ class ApplyRulesEndToEndTest {
     }
 
     private static List<String> schema(Engine engine) {
-        List<String> sql = new ArrayList<>(List.of(
-                "CREATE TABLE orders (id INT PRIMARY KEY, status VARCHAR(20) NOT NULL, note VARCHAR(100), qty INT NOT NULL)",
-                // A5, A6: a table whose triggers and rules come and go.
-                "CREATE TABLE gauges (id INT PRIMARY KEY, note VARCHAR(100), qty INT NOT NULL)",
-                "INSERT INTO gauges VALUES (1, NULL, 1), (2, NULL, 2), (3, NULL, 3)"));
-        List<String> rows = new ArrayList<>();
-        for (int b : BLOCKS) {
-            rows.add("(" + b + ", 'packed', NULL, 1), (" + (b + 1) + ", 'packed', 'fragile', 2), (" + (b + 2)
-                    + ", 'open', NULL, 3), (" + (b + 3) + ", 'open', NULL, 4), (" + (b + 4) + ", 'packed', NULL, 5)");
-        }
-        sql.add("INSERT INTO orders VALUES " + String.join(", ", rows));
+        List<String> sql = new ArrayList<>(PlanCommands.orders(BLOCKS));
+        // A5, A6: a table whose triggers and rules come and go.
+        sql.add("CREATE TABLE gauges (id INT PRIMARY KEY, note VARCHAR(100), qty INT NOT NULL)");
+        sql.add("INSERT INTO gauges VALUES (1, NULL, 1), (2, NULL, 2), (3, NULL, 3)");
         sql.addAll(Kinds.of(engine).schema());
         return sql;
     }
@@ -513,11 +498,20 @@ class ApplyRulesEndToEndTest {
         Kinds kinds = Kinds.of(engine);
         List<String> before = d.rows("kinds");
         // Parameters of several JDBC types, as the application binds them (D16), and literals of the rest.
+        String label = "'h\u00e9llo ''quoted'' \ud83d\ude00'";
+        String newLabel = "'na\u00efve \"x\" ''y'' \ud83d\ude01'";
         again(() -> roundTrip(d, proposePrepared(d, kinds.update(), kinds.parameters()),
-                "1 row would change, in " + kinds.changed() + " columns: "));
+                "1 row would change, in " + kinds.changed() + " columns: ",
+                "[1: -9223372036854775808, 2: " + kinds.parameters().get(1) + ", 3: <5 bytes>, 4: " + newLabel
+                        + ", 5: false, 6: 1]",
+                "  id = 1\n    big: 9223372036854775807 -> -9223372036854775808\n    amount: " + kinds.amount() + " -> "
+                        + kinds.parameters().get(1) + "\n",
+                "    raw: 0x00ff80275c (5 bytes) -> 0x00fe275c00 (5 bytes)\n    label: " + label + " -> " + newLabel + "\n"));
         // A DELETE is compared column by column, at apply, with what came back out of the store (A4).
         again(() -> roundTrip(d, d.propose("DELETE FROM kinds WHERE id IN (2, 3)", "kinds"),
-                "2 rows would be deleted outright"));
+                "2 rows would be deleted outright", "  id = 2  (deleted)\n    id: 2\n    big: -1\n    amount: NULL\n",
+                "  id = 3  (deleted)\n    id: 3\n    big: 9223372036854775807\n    amount: " + kinds.amount() + "\n",
+                "    raw: 0x00ff80275c (5 bytes)\n    label: " + label + "\n"));
         // Row 1 now holds exactly the values of reference row 9; rows 2 and 3 are gone.
         List<String> after = d.rows("kinds");
         String reference = after.stream().filter(r -> r.startsWith("[9, ")).findFirst().orElseThrow();
@@ -533,8 +527,8 @@ class ApplyRulesEndToEndTest {
     }
 
     /** The plan comes back out of the store as it was proposed, and is approved and applied. */
-    private static void roundTrip(Deployed d, PlanPendingException pending, String summary) throws Exception {
-        assertThat(pending.getMessage()).contains(summary);
+    private static void roundTrip(Deployed d, PlanPendingException pending, String... card) throws Exception {
+        assertThat(pending.getMessage()).contains(card);
         String id = pending.planId().toString();
         JsonNode shown = show(d, id);
         assertThat(shown.get("plan")).isEqualTo(new ObjectMapper().readTree(pending.planJson()));
@@ -576,7 +570,7 @@ class ApplyRulesEndToEndTest {
         String approved = approved(d, "UPDATE orders SET qty = 9 WHERE id = " + (A11 + 1));
         String proposed = proposed(d.plan("UPDATE orders SET qty = 9 WHERE id = " + (A11 + 2)));
         for (String id : List.of(approved, proposed)) {
-            Store.age(d, id, 25);
+            StoreAdmin.age(d, id, 25);
         }
         refused(d.llmsafe("apply", approved, "--as", "bob"), Refusal.PLAN_EXPIRED, "is older than 24 hours");
         refused(d.llmsafe("approve", proposed, "--as", "alice"), Refusal.PLAN_EXPIRED, "is older than 24 hours");
@@ -590,321 +584,6 @@ class ApplyRulesEndToEndTest {
         String young = approved(d, "UPDATE orders SET qty = 9 WHERE id = " + (A11 + 3));
         assertThat(status(d, young)).isEqualTo("approved");
         ok(d.llmsafe("reject", young, "--as", "alice"));
-    }
-
-    // ---- T1 ----------------------------------------------------------------------------------------
-
-    @ParameterizedTest
-    @EnumSource(Engine.class)
-    void T1_migrateTwiceChangesNothing_andEveryCommandOnAStoreNeverMigratedSaysStoreMissing(Engine engine)
-            throws Exception {
-        Deployed d = deployed(engine);
-        String id = approved(d, "UPDATE orders SET qty = 3 WHERE id = " + T1);
-        String plans = ok(d.llmsafe("list", "--json")).out();
-        for (int i = 0; i < 2; i++) {
-            Run migrate = ok(d.llmsafe("migrate"));
-            assertThat(migrate.out()).startsWith("The plan store is at version 1 in ");
-        }
-        assertThat(ok(d.llmsafe("list", "--json")).out()).isEqualTo(plans);
-        assertThat(status(d, id)).isEqualTo("approved");
-
-        // A deployment whose store connection points at a database where migrate never ran: the
-        // application's own, as the administrator, which holds no llmsafe table.
-        String admin = Matcher.quoteReplacement("\"storeConnection\": " + adminConnection(d));
-        String empty = variant(d, "no-store", t -> t.replaceFirst("\"storeConnection\": \\{[^\\n]*\\}", admin));
-        List<String> before = d.rows("orders");
-        String missing = "Run `llmsafe migrate` to create it.";
-        refused(plan(d, "assistant", "--config", empty, "UPDATE orders SET qty = 4 WHERE id = " + (T1 + 1)),
-                Refusal.STORE_MISSING, missing);
-        for (String[] command : List.of(new String[] {"list"}, new String[] {"show", id}, new String[] {"approve", id, "--as",
-                "alice"}, new String[] {"apply", id, "--as", "bob"}, new String[] {"reject", id, "--as", "carol"})) {
-            List<String> args = new ArrayList<>(List.of(command));
-            args.addAll(List.of("--config", empty));
-            Run r = d.llmsafe(args.toArray(String[]::new));
-            refused(r, Refusal.STORE_MISSING, "the plan store does not exist in this database yet. " + missing);
-        }
-        Run json = d.llmsafe("list", "--json", "--config", empty);
-        assertThat(json.status()).isEqualTo(Main.REFUSED);
-        assertThat(new ObjectMapper().readTree(json.out()).get("error").get("code").asText()).isEqualTo("STORE_MISSING");
-        Run check = d.llmsafe("check", "--config", empty);
-        for (int attempt = 1; attempt < EndToEnd.ATTEMPTS && EndToEnd.staleInnodbTrx(check.out(), attempt); attempt++) {
-            check = d.llmsafe("check", "--config", empty);
-        }
-        assertThat(check.status()).as(check.all()).isEqualTo(Main.NOT_READY);
-        assertThat(check.out()).contains("missing: run `llmsafe migrate` to create it").contains("Ready: no");
-        assertThat(d.rows("orders")).isEqualTo(before);
-        assertThat(status(d, id)).isEqualTo("approved");
-    }
-
-    // ---- T2 ----------------------------------------------------------------------------------------
-
-    /**
-     * The plans this test leaves in the store cannot be read with the deployment's own configuration, and
-     * every command that lists plans checks each one as it reads it: they are removed at the end.
-     */
-    @ParameterizedTest
-    @EnumSource(Engine.class)
-    void T2_anEditedPlanIsCaughtByItsChecksum_andWithASealKeyByItsSeal(Engine engine) throws Exception {
-        Deployed d = deployed(engine);
-        String sealed = variant(d, "sealed", top("\"sealKey\": \"" + SEAL_KEY + "\""));
-        List<String> before = d.rows("orders");
-        List<String> made = new ArrayList<>();
-        try {
-            String edited = made(made, proposed(d.plan("UPDATE orders SET qty = 5 WHERE id = " + T2)));
-            Store.editPlan(d, edited, "qty = 5", "qty = 500", false);
-            String tampered = "plan " + edited + " was changed after it was stored: the plan's text does not match its"
-                    + " checksum. It will not be approved or applied";
-            refused(d.llmsafe("show", edited), Refusal.PLAN_TAMPERED, tampered);
-            refused(d.llmsafe("approve", edited, "--as", "alice"), Refusal.PLAN_TAMPERED, tampered);
-            // Every plan is checked on its way out of the store, listed ones too.
-            refused(d.llmsafe("list"), Refusal.PLAN_TAMPERED, tampered);
-
-            // With a seal key, an edit whose checksum was recomputed is caught before anything runs.
-            String sealedPlan = made(made, proposed(d.plan("--config", sealed, "UPDATE orders SET qty = 7 WHERE id = "
-                    + (T2 + 1))));
-            Store.editPlan(d, sealedPlan, "qty = 7", "qty = 700", true);
-            refused(d.llmsafe("show", sealedPlan, "--config", sealed), Refusal.PLAN_TAMPERED,
-                    "the plan's seal does not match it");
-            refused(d.llmsafe("approve", sealedPlan, "--as", "alice", "--config", sealed), Refusal.PLAN_TAMPERED,
-                    "the plan's seal does not match it");
-
-            // A status moved to approved with no approval; with a seal key, an approval whose approver was changed.
-            String forged = made(made, proposed(d.plan("UPDATE orders SET qty = 8 WHERE id = " + (T2 + 2))));
-            Store.set(d, forged, "status", "approved");
-            refused(d.llmsafe("apply", forged, "--as", "bob"), Refusal.PLAN_TAMPERED,
-                    "it is marked approved but no approval is recorded");
-            String reassigned = made(made, proposed(d.plan("--config", sealed, "UPDATE orders SET qty = 9 WHERE id = "
-                    + (T2 + 3))));
-            ok(d.llmsafe("approve", reassigned, "--as", "alice", "--config", sealed));
-            Store.set(d, reassigned, "approved_by", "the-ceo");
-            refused(d.llmsafe("apply", reassigned, "--as", "bob", "--config", sealed), Refusal.PLAN_TAMPERED,
-                    "the approval's seal does not match it");
-            assertThat(d.rows("orders")).isEqualTo(before);
-        } finally {
-            Store.remove(d, made);
-        }
-    }
-
-    /**
-     * Without a seal key, whoever can write the store can recompute the checksum of an edited plan, as
-     * check warns: the apply still compares what the statement does with the card, and rolls back.
-     */
-    @ParameterizedTest
-    @EnumSource(Engine.class)
-    void T2_withoutASealKeyAnEditWithItsChecksumRecomputedIsStillStoppedByTheRows(Engine engine) throws Exception {
-        Deployed d = deployed(engine);
-        int row = T2 + 4;
-        again(() -> {
-            List<String> before = d.rows("orders");
-            String id = proposed(d.plan("UPDATE orders SET qty = 6 WHERE id = " + row));
-            Store.editPlan(d, id, "qty = 6", "qty = 600", true);
-            ok(d.llmsafe("approve", id, "--as", "alice"));
-            refused(apply(d, id, "--as", "bob"), Refusal.RESULT_MISMATCH, "qty became 600, the card showed 6");
-            assertThat(d.rows("orders")).isEqualTo(before);
-        });
-    }
-
-    /** The sealed plans cannot be read with the deployment's own configuration: they are removed at the end. */
-    @ParameterizedTest
-    @EnumSource(Engine.class)
-    void T2_aSealKeyOnOneSideOnlyRefusesEveryPlan_andOnBothSidesThePlanApplies(Engine engine) throws Exception {
-        Deployed d = deployed(engine);
-        String sealed = variant(d, "sealed", top("\"sealKey\": \"" + SEAL_KEY + "\""));
-        List<String> before = d.rows("orders");
-        List<String> made = new ArrayList<>();
-        try {
-            String sealedPlan = made(made, proposed(d.plan("--config", sealed, "UPDATE orders SET qty = 5 WHERE id = "
-                    + T2_SEALS)));
-            String unsealed = "plan " + sealedPlan + "'s plan is sealed, but no seal key is set here: the seal key must be"
-                    + " set on both the planning and the applying side, or on neither";
-            refused(d.llmsafe("show", sealedPlan), Refusal.PLAN_UNSEALED, unsealed);
-            refused(d.llmsafe("approve", sealedPlan, "--as", "alice"), Refusal.PLAN_UNSEALED, unsealed);
-
-            // Proposed through the application's URL, whose configuration has no seal key.
-            String plain = made(made, d.propose("UPDATE orders SET qty = 6 WHERE id = " + (T2_SEALS + 1), "orders")
-                    .planId().toString());
-            refused(d.llmsafe("approve", plain, "--as", "alice", "--config", sealed), Refusal.PLAN_UNSEALED,
-                    "plan " + plain + "'s plan carries no seal, but a seal key is set here");
-            refused(d.llmsafe("show", plain, "--config", sealed), Refusal.PLAN_UNSEALED, "carries no seal");
-            assertThat(d.rows("orders")).isEqualTo(before);
-            assertThat(d.llmsafe("check", "--config", sealed).out()).contains("A seal key is set here.");
-
-            again(() -> {
-                List<String> now = d.rows("orders");
-                String both = made(made, proposed(d.plan("--config", sealed, "UPDATE orders SET qty = 7 WHERE id = "
-                        + (T2_SEALS + 2))));
-                ok(d.llmsafe("approve", both, "--as", "alice", "--config", sealed));
-                ok(apply(d, both, "--as", "bob", "--config", sealed));
-                assertThat(d.rows("orders")).isEqualTo(replaced(now, T2_SEALS + 2, "[" + (T2_SEALS + 2) + ", open, null, 7]"));
-                assertThat(history(d, both, "--config", sealed)).containsExactly("assistant propose done",
-                        "alice approve done", "bob apply attempting", "bob apply applied");
-            });
-        } finally {
-            Store.remove(d, made);
-        }
-    }
-
-    private static String made(List<String> made, String id) {
-        made.add(id);
-        return id;
-    }
-
-    // ---- T3 ----------------------------------------------------------------------------------------
-
-    @ParameterizedTest
-    @EnumSource(Engine.class)
-    void T3_actorNamesAreRecordedAsGiven_notAnAuthorisationBoundary_andCheckSaysSo(Engine engine) throws Exception {
-        Deployed d = deployed(engine);
-        Run check = d.llmsafe("check");
-        for (int attempt = 1; attempt < EndToEnd.ATTEMPTS && EndToEnd.staleInnodbTrx(check.out(), attempt); attempt++) {
-            check = d.llmsafe("check");
-        }
-        assertThat(check.out()).contains("Actor names (--as) are taken at their word: they are recorded, and the proposer is"
-                + " refused as approver, but they are not an authorisation boundary. The boundary is the apply credential.");
-
-        String id = proposed(plan(d, "Kenji Sato", "UPDATE orders SET qty = 4 WHERE id = " + T3));
-        // Compared trimmed and without case, so the proposer cannot pass as someone else by spelling.
-        refused(d.llmsafe("approve", id, "--as", "  KENJI sato "), Refusal.SELF_APPROVAL, "cannot also approve it");
-        ok(d.llmsafe("approve", id, "--as", "Ana María <ana@example.com>"));
-        JsonNode shown = show(d, id);
-        assertThat(shown.get("approvedBy").asText()).isEqualTo("Ana María <ana@example.com>");
-        List<String> actors = new ArrayList<>();
-        shown.get("history").forEach(h -> actors.add(h.get("actor").asText()));
-        assertThat(actors).containsExactly("Kenji Sato", "  KENJI sato ", "Ana María <ana@example.com>");
-        assertThat(ok(d.llmsafe("list", "--status", "approved")).out()).contains(id).contains("Kenji Sato");
-        ok(d.llmsafe("reject", id, "--as", "Ana María <ana@example.com>"));
-    }
-
-    // ---- helpers: the command line -----------------------------------------------------------------
-
-    /** The scenario is run again when an apply found InnoDB's INNODB_TRX stale (see {@link EndToEnd#staleInnodbTrx}). */
-    @FunctionalInterface
-    private interface Scenario {
-        void run() throws Exception;
-    }
-
-    /** An apply that said nothing about the rule under test: another process kept INNODB_TRX stale. */
-    private static final class StaleApply extends RuntimeException {
-        private final String output;
-
-        StaleApply(String output) {
-            super("INNODB_TRX stayed stale: " + output);
-            this.output = output;
-        }
-    }
-
-    /**
-     * Runs the scenario, and again, up to {@link EndToEnd#ATTEMPTS} times, when one of its applies was
-     * refused because INNODB_TRX stayed stale; such an apply changed nothing, and the scenario starts
-     * over with a new plan.
-     */
-    private static void again(Scenario scenario) throws Exception {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                scenario.run();
-                return;
-            } catch (StaleApply e) {
-                if (attempt >= EndToEnd.ATTEMPTS) {
-                    throw e;
-                }
-                EndToEnd.staleInnodbTrx(e.output, attempt);
-            }
-        }
-    }
-
-    /** {@code llmsafe apply ID ARGS}; a {@link StaleApply} when INNODB_TRX stayed stale. */
-    private static Run apply(Deployed d, String id, String... args) {
-        List<String> all = new ArrayList<>(List.of("apply", id));
-        all.addAll(List.of(args));
-        return stale(d.llmsafe(all.toArray(String[]::new)));
-    }
-
-    private static Run stale(Run r) {
-        if (r.all().contains(STALE)) {
-            throw new StaleApply(r.all());
-        }
-        return r;
-    }
-
-    /** {@code llmsafe plan ARGS --as ACTOR}, again when the dry run found INNODB_TRX stale. */
-    private static Run plan(Deployed d, String actor, String... args) throws InterruptedException {
-        List<String> all = new ArrayList<>(List.of("plan"));
-        all.addAll(List.of(args));
-        all.addAll(List.of("--as", actor));
-        for (int attempt = 1; ; attempt++) {
-            Run plan = d.llmsafe(all.toArray(String[]::new));
-            if (attempt >= EndToEnd.ATTEMPTS || !EndToEnd.staleInnodbTrx(plan.err(), attempt)) {
-                return plan;
-            }
-        }
-    }
-
-    /** The id of a plan the command proposed. */
-    private static String proposed(Run plan) {
-        ok(plan);
-        assertThat(plan.out()).contains("is proposed, not applied. Nothing in the database has changed.");
-        return EndToEnd.planId(plan);
-    }
-
-    /** {@code llmsafe plan SQL --as assistant}, then {@code approve --as alice}; nothing changed. */
-    private static String approved(Deployed d, String sql) throws Exception {
-        List<String> before = d.rows("orders");
-        String id = proposed(d.plan(sql));
-        Run approve = ok(d.llmsafe("approve", id, "--as", "alice"));
-        assertThat(approve.out()).isEqualTo("Plan " + id + " is approved by alice. It changes nothing until it is applied:"
-                + " llmsafe apply " + id + " --as <applier>" + System.lineSeparator());
-        assertThat(d.rows("orders")).isEqualTo(before);
-        return id;
-    }
-
-    private static Run ok(Run r) {
-        assertThat(r.status()).as(r.all()).isEqualTo(Main.OK);
-        return r;
-    }
-
-    /** The command was refused with the code, its message containing the text. */
-    private static void refused(Run r, Refusal code, String text) {
-        assertThat(r.status()).as(r.all()).isEqualTo(Main.REFUSED);
-        assertThat(r.err()).startsWith("Refused (" + code.name() + "): ").contains(text);
-    }
-
-    /** {@code llmsafe show ID --json}. */
-    private static JsonNode show(Deployed d, String id, String... args) throws Exception {
-        List<String> all = new ArrayList<>(List.of("show", id, "--json"));
-        all.addAll(List.of(args));
-        return new ObjectMapper().readTree(ok(d.llmsafe(all.toArray(String[]::new))).out());
-    }
-
-    private static String status(Deployed d, String id) throws Exception {
-        return show(d, id).get("status").asText();
-    }
-
-    private static String outcome(Deployed d, String id) throws Exception {
-        return show(d, id).get("outcome").asText();
-    }
-
-    /** The plan's history as "actor action outcome" lines, as {@code show --json} gives it. */
-    private static List<String> history(Deployed d, String id, String... args) throws Exception {
-        List<String> out = new ArrayList<>();
-        show(d, id, args).get("history").forEach(h -> out.add(h.get("actor").asText() + " " + h.get("action").asText() + " "
-                + h.get("outcome").asText()));
-        return out;
-    }
-
-    /** The rows with the one whose key is {@code id} replaced. */
-    private static List<String> replaced(List<String> rows, int id, String row) {
-        List<String> out = new ArrayList<>();
-        boolean found = false;
-        for (String r : rows) {
-            if (r.startsWith("[" + id + ", ")) {
-                out.add(row);
-                found = true;
-            } else {
-                out.add(r);
-            }
-        }
-        assertThat(found).as("row %d", id).isTrue();
-        return out;
     }
 
     /** Through the application's URL, a PreparedStatement with parameters; it must become a plan. */
@@ -942,61 +621,25 @@ class ApplyRulesEndToEndTest {
         }
     }
 
-    // ---- helpers: the configuration file ---------------------------------------------------------
-
-    /**
-     * A copy of the deployment's configuration file, edited, next to it; its path, for {@code --config}.
-     * The edit must change the text.
-     */
-    private static String variant(Deployed d, String name, UnaryOperator<String> edit) throws Exception {
-        String text = Files.readString(d.home().resolve("llmsafe.json"));
-        String edited = edit.apply(text);
-        assertThat(edited).as("the edit of %s", name).isNotEqualTo(text);
-        return Files.writeString(d.home().resolve(name + ".json"), edited).toString();
-    }
-
-    /** An edit that adds a top-level member. */
-    private static UnaryOperator<String> top(String member) {
-        return t -> t.replaceFirst("^\\{\\n", "{\n  " + member.replace("\\", "\\\\").replace("$", "\\$") + ",\n");
-    }
-
-    /** An edit that adds a member to the policy. */
-    private static UnaryOperator<String> policy(String member) {
-        return t -> t.replace("\"policy\": {", "\"policy\": {\n    " + member + ",");
-    }
-
-    /** The administrator's connection to the application's database, as a configuration's connection object. */
-    private static String adminConnection(Deployed d) throws Exception {
-        ObjectMapper json = new ObjectMapper();
-        var node = json.createObjectNode().put("url", d.app().url());
-        if (d.app().user() != null) {
-            node.put("user", d.app().user());
-        }
-        if (d.app().password() != null) {
-            node.put("password", d.app().password());
-        }
-        return json.writeValueAsString(node);
-    }
-
-    // ---- helpers: the store, edited behind llmsafe's back ------------------------------------------
+    // ---- helpers ------------------------------------------------------------------------------------
 
     /** Blocks the audit entries with this outcome: a trigger on the store's audit table refuses them. */
     private static void blockAudit(Deployed d, String outcome) throws SQLException {
         switch (d.engine()) {
-            case POSTGRES -> Store.execute(d, "CREATE OR REPLACE FUNCTION block_audit() RETURNS trigger LANGUAGE plpgsql AS"
+            case POSTGRES -> StoreAdmin.execute(d, "CREATE OR REPLACE FUNCTION block_audit() RETURNS trigger LANGUAGE plpgsql AS"
                             + " $$ BEGIN IF NEW.outcome = '" + outcome + "' THEN RAISE EXCEPTION 'audit disabled'; END IF;"
                             + " RETURN NEW; END $$",
                     "CREATE TRIGGER block_audit BEFORE INSERT ON llmsafe_audit FOR EACH ROW EXECUTE FUNCTION block_audit()");
-            case MYSQL -> Store.execute(d, "CREATE TRIGGER block_audit BEFORE INSERT ON llmsafe_audit FOR EACH ROW"
+            case MYSQL -> StoreAdmin.execute(d, "CREATE TRIGGER block_audit BEFORE INSERT ON llmsafe_audit FOR EACH ROW"
                     + " BEGIN IF NEW.outcome = '" + outcome + "' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT ="
                     + " 'audit disabled'; END IF; END");
-            case SQLITE -> Store.execute(d, "CREATE TRIGGER block_audit BEFORE INSERT ON llmsafe_audit WHEN NEW.outcome = '"
+            case SQLITE -> StoreAdmin.execute(d, "CREATE TRIGGER block_audit BEFORE INSERT ON llmsafe_audit WHEN NEW.outcome = '"
                     + outcome + "' BEGIN SELECT RAISE(ABORT, 'audit disabled'); END");
         }
     }
 
     private static void unblockAudit(Deployed d) throws SQLException {
-        Store.execute(d, "DROP TRIGGER block_audit" + (d.engine() == Engine.POSTGRES ? " ON llmsafe_audit" : ""));
+        StoreAdmin.execute(d, "DROP TRIGGER block_audit" + (d.engine() == Engine.POSTGRES ? " ON llmsafe_audit" : ""));
     }
 
     /** Revokes or grants UPDATE on orders for one of the roles. */
@@ -1012,8 +655,9 @@ class ApplyRulesEndToEndTest {
      * row 9 holds what row 1 must hold after the update.
      *
      * @param changed how many columns the update changes
+     * @param amount the amount of rows 1 and 3, as the card shows it
      */
-    private record Kinds(List<String> schema, String update, List<Object> parameters, int changed) {
+    private record Kinds(List<String> schema, String update, List<Object> parameters, int changed, String amount) {
 
         static Kinds of(Engine engine) {
             String label = "'h\u00e9llo ''quoted'' \ud83d\ude00'";
@@ -1070,99 +714,11 @@ class ApplyRulesEndToEndTest {
                     + ", day = '2024-03-01', doc = " + newJson + " WHERE id = ?";
             List<Object> parameters = List.of(Long.MIN_VALUE, amount, new byte[] {0, (byte) 0xfe, 0x27, 0x5c, 0}, newLabel,
                     Boolean.FALSE, 1);
-            return new Kinds(schema, update, parameters, 8);
+            return new Kinds(schema, update, parameters, 8, engine == Engine.SQLITE ? "1.5" : "12345678901234567890.0123456789");
         }
 
         private static String sql(String text) {
             return "'" + text.replace("'", "''") + "'";
-        }
-    }
-
-    // ---- the store, edited behind llmsafe's back -----------------------------------------------------
-
-    /** The plan store as its database's administrator sees it (SQLite: the store's own file). */
-    private static final class Store {
-
-        private Store() {
-        }
-
-        static Connection connect(Deployed d) throws SQLException {
-            if (d.engine() == Engine.SQLITE) {
-                return DriverManager.getConnection("jdbc:sqlite:" + d.home().resolve("store.db"));
-            }
-            String app = d.app().name();
-            String url = d.flavor() == Flavor.POSTGRES
-                    ? d.app().url().replace("currentSchema=" + app, "currentSchema=" + d.roles().store())
-                    : d.app().url().replace("/" + app, "/" + d.roles().store());
-            return d.app().user() == null ? DriverManager.getConnection(url)
-                    : DriverManager.getConnection(url, d.app().user(), d.app().password());
-        }
-
-        static void execute(Deployed d, String... sql) throws SQLException {
-            try (Connection c = connect(d); Statement s = c.createStatement()) {
-                for (String q : sql) {
-                    s.execute(q);
-                }
-            }
-        }
-
-        static String get(Deployed d, String id, String column) throws SQLException {
-            try (Connection c = connect(d);
-                 PreparedStatement ps = c.prepareStatement("SELECT " + column + " FROM llmsafe_plans WHERE id = ?")) {
-                ps.setString(1, id);
-                try (ResultSet rs = ps.executeQuery()) {
-                    assertThat(rs.next()).as("plan %s in the store", id).isTrue();
-                    return rs.getString(1);
-                }
-            }
-        }
-
-        static void set(Deployed d, String id, String column, String value) throws SQLException {
-            try (Connection c = connect(d);
-                 PreparedStatement ps = c.prepareStatement("UPDATE llmsafe_plans SET " + column + " = ? WHERE id = ?")) {
-                ps.setString(1, value);
-                ps.setString(2, id);
-                assertThat(ps.executeUpdate()).isEqualTo(1);
-            }
-        }
-
-        /** Replaces text in the stored plan, recomputing its checksum (SHA-256 of the text) or not. */
-        static void editPlan(Deployed d, String id, String from, String to, boolean checksum) throws Exception {
-            String json = get(d, id, "plan_json");
-            String edited = json.replace(from, to);
-            assertThat(edited).as("the edit of plan %s", id).isNotEqualTo(json);
-            set(d, id, "plan_json", edited);
-            if (checksum) {
-                set(d, id, "checksum", sha256(edited));
-            }
-        }
-
-        /** Makes the stored plan older by some hours, its checksum recomputed. */
-        static void age(Deployed d, String id, int hours) throws Exception {
-            String json = get(d, id, "plan_json");
-            Matcher m = Pattern.compile("\"createdAt\":\"([^\"]+)\"").matcher(json);
-            assertThat(m.find()).as(json).isTrue();
-            String older = Instant.parse(m.group(1)).minus(Duration.ofHours(hours)).toString();
-            editPlan(d, id, m.group(), "\"createdAt\":\"" + older + "\"", true);
-            set(d, id, "created_at", older);
-        }
-
-        /** Removes plans and their audit trail. */
-        static void remove(Deployed d, List<String> ids) throws SQLException {
-            try (Connection c = connect(d)) {
-                for (String table : List.of("llmsafe_audit WHERE plan_id = ?", "llmsafe_plans WHERE id = ?")) {
-                    try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table)) {
-                        for (String id : ids) {
-                            ps.setString(1, id);
-                            ps.executeUpdate();
-                        }
-                    }
-                }
-            }
-        }
-
-        private static String sha256(String s) throws Exception {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
         }
     }
 }

@@ -1,0 +1,270 @@
+package dev.llmsafe.conformance;
+
+import static dev.llmsafe.conformance.PlanCommands.again;
+import static dev.llmsafe.conformance.PlanCommands.apply;
+import static dev.llmsafe.conformance.PlanCommands.approved;
+import static dev.llmsafe.conformance.PlanCommands.history;
+import static dev.llmsafe.conformance.PlanCommands.ok;
+import static dev.llmsafe.conformance.PlanCommands.plan;
+import static dev.llmsafe.conformance.PlanCommands.proposed;
+import static dev.llmsafe.conformance.PlanCommands.refused;
+import static dev.llmsafe.conformance.PlanCommands.replaced;
+import static dev.llmsafe.conformance.PlanCommands.show;
+import static dev.llmsafe.conformance.PlanCommands.status;
+import static dev.llmsafe.conformance.PlanCommands.top;
+import static dev.llmsafe.conformance.PlanCommands.variant;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmsafe.Refusal;
+import dev.llmsafe.cli.Main;
+import dev.llmsafe.conformance.EndToEnd.Deployed;
+import dev.llmsafe.conformance.EndToEnd.Run;
+import dev.llmsafe.testing.Engine;
+import dev.llmsafe.testing.ScratchDatabases;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The plan store and how far it is trusted (T1 to T3), driven as a user drives it: {@code migrate},
+ * {@code plan}, {@code approve}, {@code apply}, {@code show}, {@code list} and {@code check} on the
+ * command line of the four-role deployment of {@link EndToEnd}, plans also proposed through the
+ * application's {@code jdbc:llmsafe:} URL; the store edited behind llmsafe's back by the administrator
+ * of its database, as a person who can write it would; configurations with and without a seal key.
+ *
+ * <p>Every test works on orders of its own (a block of ids), so that the order of the tests does not
+ * matter.
+ */
+class StoreRulesEndToEndTest {
+
+    @RegisterExtension
+    static final ScratchDatabases dbs = new ScratchDatabases();
+
+    private static final String SEAL_KEY = "e2e-seal-key-0123456789abcdef";
+
+    /** Every test's own orders: a block of ids (see {@link PlanCommands#orders}). */
+    private static final int T1 = 10;
+    private static final int T2 = 20;
+    private static final int T2_SEALS = 30;
+    private static final int T3 = 50;
+
+    private static final EndToEnd.Setup SETUP = new EndToEnd.Setup(engine -> PlanCommands.orders(List.of(T1, T2, T2_SEALS, T3)),
+            List.of("orders"), List.of("orders"), List.of(), """
+              "policy": {
+                "allow": ["orders"],
+                "impact": {"orders": "Changing an order moves money."}
+              }
+            """);
+
+    @TempDir
+    static Path dir;
+
+    private static EndToEnd e2e;
+
+    @BeforeAll
+    static void deploy() {
+        e2e = new EndToEnd(dbs, dir, SETUP);
+    }
+
+    @AfterAll
+    static void dropRoles() throws SQLException {
+        e2e.close();
+    }
+
+    private static Deployed deployed(Engine engine) throws Exception {
+        return e2e.deployed(engine);
+    }
+
+    // ---- T1 ----------------------------------------------------------------------------------------
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void T1_migrateTwiceChangesNothing_andEveryCommandOnAStoreNeverMigratedSaysStoreMissing(Engine engine)
+            throws Exception {
+        Deployed d = deployed(engine);
+        String id = approved(d, "UPDATE orders SET qty = 3 WHERE id = " + T1);
+        String plans = ok(d.llmsafe("list", "--json")).out();
+        for (int i = 0; i < 2; i++) {
+            Run migrate = ok(d.llmsafe("migrate"));
+            assertThat(migrate.out()).startsWith("The plan store is at version 1 in ");
+        }
+        assertThat(ok(d.llmsafe("list", "--json")).out()).isEqualTo(plans);
+        assertThat(status(d, id)).isEqualTo("approved");
+
+        // A deployment whose store connection points at a database where migrate never ran: the
+        // application's own, as the administrator, which holds no llmsafe table.
+        String admin = Matcher.quoteReplacement("\"storeConnection\": " + StoreAdmin.adminConnection(d));
+        String empty = variant(d, "no-store", t -> t.replaceFirst("\"storeConnection\": \\{[^\\n]*\\}", admin));
+        List<String> before = d.rows("orders");
+        String missing = "Run `llmsafe migrate` to create it.";
+        refused(plan(d, "assistant", "--config", empty, "UPDATE orders SET qty = 4 WHERE id = " + (T1 + 1)),
+                Refusal.STORE_MISSING, missing);
+        for (String[] command : List.of(new String[] {"list"}, new String[] {"show", id}, new String[] {"approve", id, "--as",
+                "alice"}, new String[] {"apply", id, "--as", "bob"}, new String[] {"reject", id, "--as", "carol"})) {
+            List<String> args = new ArrayList<>(List.of(command));
+            args.addAll(List.of("--config", empty));
+            Run r = d.llmsafe(args.toArray(String[]::new));
+            refused(r, Refusal.STORE_MISSING, "the plan store does not exist in this database yet. " + missing);
+        }
+        Run json = d.llmsafe("list", "--json", "--config", empty);
+        assertThat(json.status()).isEqualTo(Main.REFUSED);
+        assertThat(new ObjectMapper().readTree(json.out()).get("error").get("code").asText()).isEqualTo("STORE_MISSING");
+        Run check = d.llmsafe("check", "--config", empty);
+        for (int attempt = 1; attempt < EndToEnd.ATTEMPTS && EndToEnd.staleInnodbTrx(check.out(), attempt); attempt++) {
+            check = d.llmsafe("check", "--config", empty);
+        }
+        assertThat(check.status()).as(check.all()).isEqualTo(Main.NOT_READY);
+        assertThat(check.out()).contains("missing: run `llmsafe migrate` to create it").contains("Ready: no");
+        assertThat(d.rows("orders")).isEqualTo(before);
+        assertThat(status(d, id)).isEqualTo("approved");
+    }
+
+    // ---- T2 ----------------------------------------------------------------------------------------
+
+    /**
+     * The plans this test leaves in the store cannot be read with the deployment's own configuration, and
+     * every command that lists plans checks each one as it reads it: they are removed at the end.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void T2_anEditedPlanIsCaughtByItsChecksum_andWithASealKeyByItsSeal(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        String sealed = variant(d, "sealed", top("\"sealKey\": \"" + SEAL_KEY + "\""));
+        List<String> before = d.rows("orders");
+        List<String> made = new ArrayList<>();
+        try {
+            String edited = made(made, proposed(d.plan("UPDATE orders SET qty = 5 WHERE id = " + T2)));
+            StoreAdmin.editPlan(d, edited, "qty = 5", "qty = 500", false);
+            String tampered = "plan " + edited + " was changed after it was stored: the plan's text does not match its"
+                    + " checksum. It will not be approved or applied";
+            refused(d.llmsafe("show", edited), Refusal.PLAN_TAMPERED, tampered);
+            refused(d.llmsafe("approve", edited, "--as", "alice"), Refusal.PLAN_TAMPERED, tampered);
+            // Every plan is checked on its way out of the store, listed ones too.
+            refused(d.llmsafe("list"), Refusal.PLAN_TAMPERED, tampered);
+
+            // With a seal key, an edit whose checksum was recomputed is caught before anything runs.
+            String sealedPlan = made(made, proposed(d.plan("--config", sealed, "UPDATE orders SET qty = 7 WHERE id = "
+                    + (T2 + 1))));
+            StoreAdmin.editPlan(d, sealedPlan, "qty = 7", "qty = 700", true);
+            refused(d.llmsafe("show", sealedPlan, "--config", sealed), Refusal.PLAN_TAMPERED,
+                    "the plan's seal does not match it");
+            refused(d.llmsafe("approve", sealedPlan, "--as", "alice", "--config", sealed), Refusal.PLAN_TAMPERED,
+                    "the plan's seal does not match it");
+
+            // A status moved to approved with no approval; with a seal key, an approval whose approver was changed.
+            String forged = made(made, proposed(d.plan("UPDATE orders SET qty = 8 WHERE id = " + (T2 + 2))));
+            StoreAdmin.set(d, forged, "status", "approved");
+            refused(d.llmsafe("apply", forged, "--as", "bob"), Refusal.PLAN_TAMPERED,
+                    "it is marked approved but no approval is recorded");
+            String reassigned = made(made, proposed(d.plan("--config", sealed, "UPDATE orders SET qty = 9 WHERE id = "
+                    + (T2 + 3))));
+            ok(d.llmsafe("approve", reassigned, "--as", "alice", "--config", sealed));
+            StoreAdmin.set(d, reassigned, "approved_by", "the-ceo");
+            refused(d.llmsafe("apply", reassigned, "--as", "bob", "--config", sealed), Refusal.PLAN_TAMPERED,
+                    "the approval's seal does not match it");
+            assertThat(d.rows("orders")).isEqualTo(before);
+        } finally {
+            StoreAdmin.remove(d, made);
+        }
+    }
+
+    /**
+     * Without a seal key, whoever can write the store can recompute the checksum of an edited plan, as
+     * check warns: the apply still compares what the statement does with the card, and rolls back.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void T2_withoutASealKeyAnEditWithItsChecksumRecomputedIsStillStoppedByTheRows(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        int row = T2 + 4;
+        again(() -> {
+            List<String> before = d.rows("orders");
+            String id = proposed(d.plan("UPDATE orders SET qty = 6 WHERE id = " + row));
+            StoreAdmin.editPlan(d, id, "qty = 6", "qty = 600", true);
+            ok(d.llmsafe("approve", id, "--as", "alice"));
+            refused(apply(d, id, "--as", "bob"), Refusal.RESULT_MISMATCH, "qty became 600, the card showed 6");
+            assertThat(d.rows("orders")).isEqualTo(before);
+        });
+    }
+
+    /** The sealed plans cannot be read with the deployment's own configuration: they are removed at the end. */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void T2_aSealKeyOnOneSideOnlyRefusesEveryPlan_andOnBothSidesThePlanApplies(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        String sealed = variant(d, "sealed", top("\"sealKey\": \"" + SEAL_KEY + "\""));
+        List<String> before = d.rows("orders");
+        List<String> made = new ArrayList<>();
+        try {
+            String sealedPlan = made(made, proposed(d.plan("--config", sealed, "UPDATE orders SET qty = 5 WHERE id = "
+                    + T2_SEALS)));
+            String unsealed = "plan " + sealedPlan + "'s plan is sealed, but no seal key is set here: the seal key must be"
+                    + " set on both the planning and the applying side, or on neither";
+            refused(d.llmsafe("show", sealedPlan), Refusal.PLAN_UNSEALED, unsealed);
+            refused(d.llmsafe("approve", sealedPlan, "--as", "alice"), Refusal.PLAN_UNSEALED, unsealed);
+
+            // Proposed through the application's URL, whose configuration has no seal key.
+            String plain = made(made, d.propose("UPDATE orders SET qty = 6 WHERE id = " + (T2_SEALS + 1), "orders")
+                    .planId().toString());
+            refused(d.llmsafe("approve", plain, "--as", "alice", "--config", sealed), Refusal.PLAN_UNSEALED,
+                    "plan " + plain + "'s plan carries no seal, but a seal key is set here");
+            refused(d.llmsafe("show", plain, "--config", sealed), Refusal.PLAN_UNSEALED, "carries no seal");
+            assertThat(d.rows("orders")).isEqualTo(before);
+            assertThat(d.llmsafe("check", "--config", sealed).out()).contains("A seal key is set here.");
+
+            again(() -> {
+                List<String> now = d.rows("orders");
+                String both = made(made, proposed(d.plan("--config", sealed, "UPDATE orders SET qty = 7 WHERE id = "
+                        + (T2_SEALS + 2))));
+                ok(d.llmsafe("approve", both, "--as", "alice", "--config", sealed));
+                ok(apply(d, both, "--as", "bob", "--config", sealed));
+                assertThat(d.rows("orders")).isEqualTo(replaced(now, T2_SEALS + 2, "[" + (T2_SEALS + 2) + ", open, null, 7]"));
+                assertThat(history(d, both, "--config", sealed)).containsExactly("assistant propose done",
+                        "alice approve done", "bob apply attempting", "bob apply applied");
+            });
+        } finally {
+            StoreAdmin.remove(d, made);
+        }
+    }
+
+    private static String made(List<String> made, String id) {
+        made.add(id);
+        return id;
+    }
+
+    // ---- T3 ----------------------------------------------------------------------------------------
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void T3_actorNamesAreRecordedAsGiven_notAnAuthorisationBoundary_andCheckSaysSo(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        Run check = d.llmsafe("check");
+        for (int attempt = 1; attempt < EndToEnd.ATTEMPTS && EndToEnd.staleInnodbTrx(check.out(), attempt); attempt++) {
+            check = d.llmsafe("check");
+        }
+        assertThat(check.out()).contains("Actor names (--as) are taken at their word: they are recorded, and the proposer is"
+                + " refused as approver, but they are not an authorisation boundary. The boundary is the apply credential.");
+
+        String id = proposed(plan(d, "Kenji Sato", "UPDATE orders SET qty = 4 WHERE id = " + T3));
+        // Compared trimmed and without case, so the proposer cannot pass as someone else by spelling.
+        refused(d.llmsafe("approve", id, "--as", "  KENJI sato "), Refusal.SELF_APPROVAL, "cannot also approve it");
+        ok(d.llmsafe("approve", id, "--as", "Ana María <ana@example.com>"));
+        JsonNode shown = show(d, id);
+        assertThat(shown.get("approvedBy").asText()).isEqualTo("Ana María <ana@example.com>");
+        List<String> actors = new ArrayList<>();
+        shown.get("history").forEach(h -> actors.add(h.get("actor").asText()));
+        assertThat(actors).containsExactly("Kenji Sato", "  KENJI sato ", "Ana María <ana@example.com>");
+        assertThat(ok(d.llmsafe("list", "--status", "approved")).out()).contains(id).contains("Kenji Sato");
+        ok(d.llmsafe("reject", id, "--as", "Ana María <ana@example.com>"));
+    }
+}
