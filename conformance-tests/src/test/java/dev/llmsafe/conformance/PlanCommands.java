@@ -12,6 +12,8 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The steps of a plan's life on the command line of an {@link EndToEnd} deployment, shared by the
@@ -108,14 +110,19 @@ final class PlanCommands {
         return EndToEnd.planId(plan);
     }
 
-    /** {@code llmsafe plan SQL --as assistant}, then {@code approve --as alice}; nothing changed. */
+    /**
+     * {@code llmsafe plan SQL --as assistant}, then {@code approve --as alice}; nothing changed in the
+     * table the statement writes.
+     */
     static String approved(Deployed d, String sql) throws Exception {
-        List<String> before = d.rows("orders");
+        Matcher table = Pattern.compile("^(?:UPDATE|DELETE FROM) (\\w+) ").matcher(sql);
+        assertThat(table.find()).as(sql).isTrue();
+        List<String> before = d.rows(table.group(1));
         String id = proposed(d.plan(sql));
         Run approve = ok(d.llmsafe("approve", id, "--as", "alice"));
         assertThat(approve.out()).isEqualTo("Plan " + id + " is approved by alice. It changes nothing until it is applied:"
                 + " llmsafe apply " + id + " --as <applier>" + System.lineSeparator());
-        assertThat(d.rows("orders")).isEqualTo(before);
+        assertThat(d.rows(table.group(1))).isEqualTo(before);
         return id;
     }
 
