@@ -128,6 +128,10 @@ class ApplyRulesEndToEndTest {
             List<String> before = d.rows("orders");
             String id = proposed(d.plan("UPDATE orders SET qty = 5 WHERE id = " + A1));
 
+            // Every act names its actor.
+            Run nobody = d.llmsafe("approve", id, "--as", " ");
+            assertThat(nobody.status()).as(nobody.all()).isEqualTo(Main.USAGE);
+            assertThat(nobody.err()).contains("name the actor (--as NAME): every act is recorded with who did it");
             refused(d.llmsafe("approve", id, "--as", "assistant"), Refusal.SELF_APPROVAL,
                     "assistant proposed plan " + id + " and cannot also approve it");
             assertThat(status(d, id)).isEqualTo("proposed");

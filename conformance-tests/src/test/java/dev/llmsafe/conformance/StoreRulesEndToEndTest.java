@@ -18,15 +18,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmsafe.Refusal;
+import dev.llmsafe.RefusedException;
 import dev.llmsafe.cli.Main;
 import dev.llmsafe.conformance.EndToEnd.Deployed;
 import dev.llmsafe.conformance.EndToEnd.Run;
+import dev.llmsafe.conformance.RoleScript.Role;
+import dev.llmsafe.jdbc.PlanPendingException;
 import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabases;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.regex.Matcher;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -237,6 +246,44 @@ class StoreRulesEndToEndTest {
         }
     }
 
+    /**
+     * A genuine approval replayed after the apply, by moving the status back to approved: both seals
+     * still verify, and the rows stop it (the update's row has its new value, the deleted row is gone).
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void T2_A8_replayingAnAppliedPlanByMovingItsStatusBackIsStoppedByTheRows(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        String sealed = variant(d, "sealed", top("\"sealKey\": \"" + SEAL_KEY + "\""));
+        List<String> made = new ArrayList<>();
+        try {
+            List<String> before = d.rows("orders");
+            List<String> plans = new ArrayList<>();
+            for (String sql : List.of("UPDATE orders SET qty = qty + 10 WHERE id = " + (T2_SEALS + 3),
+                    "DELETE FROM orders WHERE id = " + (T2_SEALS + 4))) {
+                again(() -> {
+                    String id = made(made, proposed(d.plan("--config", sealed, sql)));
+                    ok(d.llmsafe("approve", id, "--as", "alice", "--config", sealed));
+                    ok(apply(d, id, "--as", "bob", "--config", sealed));
+                    plans.add(id);
+                });
+            }
+            List<String> applied = replaced(before, T2_SEALS + 3, "[" + (T2_SEALS + 3) + ", open, null, 14]");
+            assertThat(applied.remove("[" + (T2_SEALS + 4) + ", packed, null, 5]")).isTrue();
+            assertThat(d.rows("orders")).isEqualTo(applied);
+            for (String id : plans) {
+                StoreAdmin.set(d, id, "status", "approved");
+            }
+            refused(d.llmsafe("apply", plans.get(0), "--as", "bob", "--config", sealed), Refusal.ROW_CHANGED,
+                    "qty is now 14, the card showed 4");
+            refused(d.llmsafe("apply", plans.get(1), "--as", "bob", "--config", sealed), Refusal.ROWS_MOVED,
+                    "1 shown rows no longer match");
+            assertThat(d.rows("orders")).isEqualTo(applied);
+        } finally {
+            StoreAdmin.remove(d, made);
+        }
+    }
+
     private static String made(List<String> made, String id) {
         made.add(id);
         return id;
@@ -266,5 +313,41 @@ class StoreRulesEndToEndTest {
         assertThat(actors).containsExactly("Kenji Sato", "  KENJI sato ", "Ana María <ana@example.com>");
         assertThat(ok(d.llmsafe("list", "--status", "approved")).out()).contains(id).contains("Kenji Sato");
         ok(d.llmsafe("reject", id, "--as", "Ana María <ana@example.com>"));
+
+        // Through the application's URL the proposer is the connection's llmsafe.proposer, taken as given too.
+        String viaUrl = proposeAs(d, "Kenji Sato (orders app)", "UPDATE orders SET qty = 5 WHERE id = " + (T3 + 1));
+        refused(d.llmsafe("approve", viaUrl, "--as", "KENJI SATO (ORDERS APP)"), Refusal.SELF_APPROVAL,
+                "KENJI SATO (ORDERS APP) proposed plan " + viaUrl + " and cannot also approve it");
+        assertThat(show(d, viaUrl).get("history").get(0).get("actor").asText()).isEqualTo("Kenji Sato (orders app)");
+        ok(d.llmsafe("reject", viaUrl, "--as", "Ana María <ana@example.com>"));
+    }
+
+    /**
+     * Through {@code jdbc:llmsafe:} with the planning role's credential, as the application connects,
+     * naming the proposer in the URL; the statement must become a plan, again when INNODB_TRX was stale.
+     */
+    private static String proposeAs(Deployed d, String proposer, String sql) throws Exception {
+        Properties credential = new Properties();
+        if (d.roles() != null) {
+            credential.setProperty("user", d.roles().login(Role.PLAN).name());
+            credential.setProperty("password", d.roles().login(Role.PLAN).password());
+        }
+        String url = d.url() + "&llmsafe.proposer=" + URLEncoder.encode(proposer, StandardCharsets.UTF_8).replace("+", "%20");
+        List<String> before = d.rows("orders");
+        for (int attempt = 1; ; attempt++) {
+            try (Connection c = DriverManager.getConnection(url, credential); Statement s = c.createStatement()) {
+                s.executeUpdate(sql);
+                throw new AssertionError(sql + " ran through jdbc:llmsafe: instead of becoming a plan");
+            } catch (PlanPendingException e) {
+                assertThat(e.plan().proposer()).isEqualTo(proposer);
+                assertThat(d.rows("orders")).isEqualTo(before);
+                return e.planId().toString();
+            } catch (RefusedException e) {
+                if (attempt < EndToEnd.ATTEMPTS && EndToEnd.staleInnodbTrx(e.getMessage(), attempt)) {
+                    continue;
+                }
+                throw e;
+            }
+        }
     }
 }
