@@ -83,11 +83,12 @@ class ApplyRulesEndToEndTest {
     private static final int A2_POLICY = 30;
     private static final int A3 = 40;
     private static final int A4 = 50;
+    private static final int A6 = 60;
     private static final int A7 = 70;
     private static final int A8 = 80;
     private static final int A9 = 90;
     private static final int A11 = 110;
-    private static final List<Integer> BLOCKS = List.of(A1, A2_ROLES, A2_POLICY, A3, A4, A7, A8, A9, A11);
+    private static final List<Integer> BLOCKS = List.of(A1, A2_ROLES, A2_POLICY, A3, A4, A6, A7, A8, A9, A11);
 
     @TempDir
     static Path dir;
@@ -347,6 +348,29 @@ class ApplyRulesEndToEndTest {
             }
             assertThat(d.rows("gauges")).isEqualTo(before);
             assertThat(outcome(d, id)).startsWith("RESULT_MISMATCH");
+        });
+    }
+
+    /**
+     * The statement reads a column it does not change (SET note = status): an edit of that column after
+     * approval is no conflict for A4, which compares the changed columns, but the value written is not
+     * the one the card showed, and the after-image comparison stops it.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void A6_aValueReadFromAnotherColumnThatChangedAfterApprovalIsCaughtBeforeCommit(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        again(() -> {
+            String id = approved(d, "UPDATE orders SET note = status WHERE id = " + A6);
+            assertThat(ok(d.llmsafe("show", id)).out()).contains("note: NULL -> 'packed'");
+            d.admin("UPDATE orders SET status = 'open' WHERE id = " + A6);
+            List<String> before = d.rows("orders");
+            try {
+                refused(apply(d, id, "--as", "bob"), Refusal.RESULT_MISMATCH, "note became 'open', the card showed 'packed'");
+                assertThat(d.rows("orders")).isEqualTo(before);
+            } finally {
+                d.admin("UPDATE orders SET status = 'packed' WHERE id = " + A6);
+            }
         });
     }
 
