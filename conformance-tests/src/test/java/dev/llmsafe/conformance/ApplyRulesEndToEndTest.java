@@ -87,8 +87,9 @@ class ApplyRulesEndToEndTest {
     private static final int A7 = 70;
     private static final int A8 = 80;
     private static final int A9 = 90;
+    private static final int A9_ROWS = 100;
     private static final int A11 = 110;
-    private static final List<Integer> BLOCKS = List.of(A1, A2_ROLES, A2_POLICY, A3, A4, A6, A7, A8, A9, A11);
+    private static final List<Integer> BLOCKS = List.of(A1, A2_ROLES, A2_POLICY, A3, A4, A6, A7, A8, A9, A9_ROWS, A11);
 
     @TempDir
     static Path dir;
@@ -520,6 +521,57 @@ class ApplyRulesEndToEndTest {
         assertThat(outcome(d, id)).startsWith("LOCK_TIMEOUT");
         assertThat(history(d, id)).containsExactly("assistant propose done", "alice approve done", "bob apply attempting",
                 "bob apply failed");
+    }
+
+    /** The row ceiling in force at apply is the one that counts: a plan above a lowered one is not applied. */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void A9_aPlanAboveTheRowCeilingInForceAtApplyIsNotApplied(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        String two = variant(d, "two-rows", policy("\"maxUpdateRows\": 2"));
+        List<String> before = d.rows("orders");
+        String id = approved(d, "UPDATE orders SET status = 'shipped' WHERE status = 'packed' AND id BETWEEN " + A9_ROWS
+                + " AND " + (A9_ROWS + 9));
+        Run apply = d.llmsafe("apply", id, "--as", "bob", "--config", two);
+        refused(apply, Refusal.TOO_MANY_ROWS, "the plan changes 3 rows of ");
+        assertThat(apply.err()).contains("orders, more than the 2 the policy now allows");
+        assertThat(d.rows("orders")).isEqualTo(before);
+        assertThat(status(d, id)).isEqualTo("failed");
+    }
+
+    /**
+     * A statement that runs longer at apply than statementTimeoutMs (a trigger that sleeps, added after
+     * approval) is stopped by the server's statement timeout, and nothing is applied. SQLite has no
+     * function that sleeps, so nothing can make a statement slow at apply only.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
+    void A9_aStatementRunningPastStatementTimeoutMsAtApplyIsStoppedAndThePlanFails(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        String bounded = variant(d, "statement-500ms", top("\"statementTimeoutMs\": 500"));
+        List<String> before = d.rows("gauges");
+        String id = approved(d, "UPDATE gauges SET qty = 30 WHERE id = 3");
+        if (engine == Engine.POSTGRES) {
+            d.admin("CREATE OR REPLACE FUNCTION gauges_slow() RETURNS trigger LANGUAGE plpgsql AS"
+                            + " $$ BEGIN PERFORM pg_sleep(3); RETURN NEW; END $$",
+                    "CREATE TRIGGER gauges_slow BEFORE UPDATE ON gauges FOR EACH ROW EXECUTE FUNCTION gauges_slow()");
+        } else {
+            d.admin("CREATE TRIGGER gauges_slow BEFORE UPDATE ON gauges FOR EACH ROW BEGIN DO SLEEP(3); END");
+        }
+        Run apply;
+        long millis;
+        try {
+            long start = System.nanoTime();
+            apply = d.llmsafe("apply", id, "--as", "bob", "--config", bounded);
+            millis = (System.nanoTime() - start) / 1_000_000;
+        } finally {
+            d.admin("DROP TRIGGER gauges_slow" + (engine == Engine.POSTGRES ? " ON gauges" : ""));
+        }
+        refused(apply, Refusal.STATEMENT_TIMEOUT, "the apply waited or ran past its bound (2000 ms for a lock, 500 ms a"
+                + " statement); nothing was applied");
+        assertThat(millis).isLessThan(3_000);
+        assertThat(d.rows("gauges")).isEqualTo(before);
+        assertThat(outcome(d, id)).startsWith("STATEMENT_TIMEOUT");
     }
 
     // ---- A10 ---------------------------------------------------------------------------------------
