@@ -138,6 +138,32 @@ class StoreRulesEndToEndTest {
         assertThat(status(d, id)).isEqualTo("approved");
     }
 
+    /**
+     * A store at another version than this llmsafe's says what to do: an older one is upgraded by
+     * migrate, a newer one needs a newer llmsafe, and migrate does not touch it.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void T1_aStoreAtAnotherVersionSaysWhatToDo(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        String id = approved(d, "UPDATE orders SET qty = 6 WHERE id = " + (T1 + 2));
+        try {
+            StoreAdmin.execute(d, "UPDATE llmsafe_schema_version SET version = 2");
+            String newer = "the plan store is at version 2, newer than this llmsafe (1). Upgrade llmsafe.";
+            refused(d.llmsafe("migrate"), Refusal.STORE_MISSING, newer);
+            refused(d.llmsafe("show", id), Refusal.STORE_MISSING, newer);
+            refused(d.llmsafe("apply", id, "--as", "bob"), Refusal.STORE_MISSING, newer);
+            StoreAdmin.execute(d, "UPDATE llmsafe_schema_version SET version = 0");
+            String older = "the plan store is at version 0 and this llmsafe needs 1. Run `llmsafe migrate` to upgrade it.";
+            refused(d.llmsafe("list"), Refusal.STORE_MISSING, older);
+            refused(d.llmsafe("approve", id, "--as", "carol"), Refusal.STORE_MISSING, older);
+        } finally {
+            StoreAdmin.execute(d, "UPDATE llmsafe_schema_version SET version = 1");
+        }
+        assertThat(status(d, id)).isEqualTo("approved");
+        ok(d.llmsafe("reject", id, "--as", "carol"));
+    }
+
     // ---- T2 ----------------------------------------------------------------------------------------
 
     /**
@@ -169,6 +195,12 @@ class StoreRulesEndToEndTest {
                     "the plan's seal does not match it");
             refused(d.llmsafe("approve", sealedPlan, "--as", "alice", "--config", sealed), Refusal.PLAN_TAMPERED,
                     "the plan's seal does not match it");
+
+            // The proposer's name in its column, the one self-approval is checked against, follows the plan.
+            String renamed = made(made, proposed(d.plan("UPDATE orders SET qty = 6 WHERE id = " + (T2 + 4))));
+            StoreAdmin.set(d, renamed, "proposer", "someone-else");
+            refused(d.llmsafe("approve", renamed, "--as", "assistant"), Refusal.PLAN_TAMPERED,
+                    "the plan's id or proposer differs from the row that holds it");
 
             // A status moved to approved with no approval; with a seal key, an approval whose approver was changed.
             String forged = made(made, proposed(d.plan("UPDATE orders SET qty = 8 WHERE id = " + (T2 + 2))));
