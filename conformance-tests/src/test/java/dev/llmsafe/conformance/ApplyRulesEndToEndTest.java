@@ -643,32 +643,37 @@ class ApplyRulesEndToEndTest {
     }
 
     /**
-     * A plan past planExpiryHours (24 by default) is expired. The plan is aged by editing its stored
-     * date, which the administrator can do here because no seal key is set (T2): the checksum alone is
-     * recomputed by whoever can write the store.
+     * A plan older than planExpiryHours is expired, whatever step it waits for. The plans are aged by
+     * editing their stored date, which the administrator can do here because no seal key is set (T2):
+     * the checksum alone is recomputed by whoever can write the store.
      */
     @ParameterizedTest
     @EnumSource(Engine.class)
     void A11_aPlanOlderThanPlanExpiryHoursIsExpired(Engine engine) throws Exception {
         Deployed d = deployed(engine);
+        String oneHour = variant(d, "expiry-1h", top("\"planExpiryHours\": 1"));
         List<String> before = d.rows("orders");
         String approved = approved(d, "UPDATE orders SET qty = 9 WHERE id = " + (A11 + 1));
         String proposed = proposed(d.plan("UPDATE orders SET qty = 9 WHERE id = " + (A11 + 2)));
         for (String id : List.of(approved, proposed)) {
-            StoreAdmin.age(d, id, 25);
+            StoreAdmin.age(d, id, 2);
         }
-        refused(d.llmsafe("apply", approved, "--as", "bob"), Refusal.PLAN_EXPIRED, "is older than 24 hours");
-        refused(d.llmsafe("approve", proposed, "--as", "alice"), Refusal.PLAN_EXPIRED, "is older than 24 hours");
-        refused(d.llmsafe("apply", approved, "--as", "bob"), Refusal.PLAN_CLOSED, "is expired");
+        // Two hours is within the default 24.
+        assertThat(status(d, approved)).isEqualTo("approved");
+        assertThat(status(d, proposed)).isEqualTo("proposed");
+
+        refused(d.llmsafe("apply", approved, "--as", "bob", "--config", oneHour), Refusal.PLAN_EXPIRED,
+                "and is older than 1 hours. Propose the change again to see the rows as they are now.");
+        refused(d.llmsafe("approve", proposed, "--as", "alice", "--config", oneHour), Refusal.PLAN_EXPIRED,
+                "and is older than 1 hours");
+        // Expired is final, whatever the configuration says now.
+        refused(d.llmsafe("apply", approved, "--as", "bob"), Refusal.PLAN_CLOSED, "is expired (older than 1 hours)");
         refused(d.llmsafe("approve", proposed, "--as", "alice"), Refusal.PLAN_CLOSED, "is expired");
         assertThat(d.rows("orders")).isEqualTo(before);
         assertThat(ok(d.llmsafe("list", "--status", "expired")).out()).contains(approved + "  expired")
                 .contains(proposed + "  expired");
-        assertThat(history(d, approved)).endsWith("llmsafe expire done");
-        // A plan of the right age is not touched by the others' expiry.
-        String young = approved(d, "UPDATE orders SET qty = 9 WHERE id = " + (A11 + 3));
-        assertThat(status(d, young)).isEqualTo("approved");
-        ok(d.llmsafe("reject", young, "--as", "alice"));
+        assertThat(history(d, approved)).containsExactly("assistant propose done", "alice approve done",
+                "llmsafe expire done");
     }
 
     /** Through the application's URL, a PreparedStatement with parameters; it must become a plan. */
