@@ -50,9 +50,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Approving and applying (A1 to A11), driven as a user drives them: a plan proposed through the application's {@code jdbc:llmsafe:} URL or {@code llmsafe plan},
- * then {@code approve}, {@code apply}, {@code reject}, {@code show} and {@code list} on the command
- * line, on the four-role deployment of {@link EndToEnd}. Where a rule is about what someone does
+ * Approving and applying (A1 to A11), driven as a user drives them: a plan proposed through the
+ * application's {@code jdbc:llmsafe:} URL or {@code llmsafe plan}, then {@code approve}, {@code apply},
+ * {@code reject}, {@code show} and {@code list} on the command line, on the four-role deployment of
+ * {@link EndToEnd}; the configuration file edited between approval and apply where a rule is about
+ * the configuration in force at apply. Where a rule is about what someone does
  * behind llmsafe's back (a row edited after approval, a trigger added, a stored plan edited), the
  * administrator does it on the database directly, as such a person would.
  *
