@@ -284,7 +284,7 @@ class StoreRulesEndToEndTest {
      */
     @ParameterizedTest
     @EnumSource(Engine.class)
-    void T2_A8_replayingAnAppliedPlanByMovingItsStatusBackIsStoppedByTheRows(Engine engine) throws Exception {
+    void T2_A8_replayingAnAppliedPlanByMovingItsStatusBackIsStoppedByTheAuditTrailThenByTheRows(Engine engine) throws Exception {
         Deployed d = deployed(engine);
         String sealed = variant(d, "sealed", top("\"sealKey\": \"" + SEAL_KEY + "\""));
         List<String> made = new ArrayList<>();
@@ -305,12 +305,38 @@ class StoreRulesEndToEndTest {
             assertThat(d.rows("orders")).isEqualTo(applied);
             for (String id : plans) {
                 StoreAdmin.set(d, id, "status", "approved");
+                // Both seals still verify; the audit trail says the plan was applied.
+                refused(d.llmsafe("apply", id, "--as", "bob", "--config", sealed), Refusal.PLAN_CLOSED,
+                        "records 'apply applied' by bob");
+                // A store writer who deletes that record too is stopped by the rows.
+                StoreAdmin.execute(d, "DELETE FROM llmsafe_audit WHERE plan_id = '" + id + "' AND action = 'apply'");
             }
             refused(d.llmsafe("apply", plans.get(0), "--as", "bob", "--config", sealed), Refusal.ROW_CHANGED,
                     "qty is now 14, the card showed 4");
             refused(d.llmsafe("apply", plans.get(1), "--as", "bob", "--config", sealed), Refusal.ROWS_MOVED,
                     "1 shown rows no longer match");
             assertThat(d.rows("orders")).isEqualTo(applied);
+        } finally {
+            StoreAdmin.remove(d, made);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void T2_A11_aRejectedPlanMovedBackToApprovedInTheStoreIsRefusedByItsAuditTrail(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        String sealed = variant(d, "sealed", top("\"sealKey\": \"" + SEAL_KEY + "\""));
+        List<String> made = new ArrayList<>();
+        try {
+            List<String> before = d.rows("orders");
+            String id = made(made, proposed(d.plan("--config", sealed, "UPDATE orders SET qty = qty + 20 WHERE id = "
+                    + (T2_SEALS + 3))));
+            ok(d.llmsafe("approve", id, "--as", "alice", "--config", sealed));
+            ok(d.llmsafe("reject", id, "--as", "carol", "--config", sealed));
+            StoreAdmin.set(d, id, "status", "approved");
+            refused(d.llmsafe("apply", id, "--as", "bob", "--config", sealed), Refusal.PLAN_CLOSED,
+                    "records 'reject done' by carol");
+            assertThat(d.rows("orders")).isEqualTo(before);
         } finally {
             StoreAdmin.remove(d, made);
         }

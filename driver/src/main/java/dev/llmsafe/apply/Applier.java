@@ -7,6 +7,7 @@ import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.plan.Planner;
 import dev.llmsafe.plan.Replayer;
 import dev.llmsafe.policy.Policy;
+import dev.llmsafe.store.AuditEntry;
 import dev.llmsafe.store.PlanStatus;
 import dev.llmsafe.store.PlanStore;
 import dev.llmsafe.store.StoredPlan;
@@ -70,6 +71,7 @@ public final class Applier {
         if (sp.status() != PlanStatus.APPROVED) {
             throw Approver.closed(sp);
         }
+        refuseIfClosedInTheAudit(sp);
         if (Actors.same(actor, sp.plan().proposer()) && !allowSelfApprove) {
             throw new RefusedException(Refusal.SELF_APPROVAL, actor + " proposed plan " + planId + " and cannot also"
                     + " apply it. Another person must apply it; if one person really holds both roles, set"
@@ -99,6 +101,28 @@ public final class Applier {
                 + (rows.size() == 1 ? "" : " (" + rows.size() + " statements: " + rows + ")");
         List<String> warnings = record(planId, actor, PlanStatus.APPLIED, "applied", counts + " committed");
         return new ApplyResult(planId, rows, warnings);
+    }
+
+    /**
+     * T2: the status is not sealed, so a store writer can move a rejected, failed or expired plan back to
+     * approved, and both seals still verify. Its audit trail still says it was closed: refused then. A
+     * writer who also deletes those audit rows is stopped only by the rows at apply (A3, A4) and by the
+     * plan's sealed age (A11).
+     */
+    private static void refuseIfClosedInTheAudit(StoredPlan sp) throws RefusedException {
+        for (AuditEntry e : sp.history()) {
+            boolean closing = switch (e.action()) {
+                case "reject", "expire" -> e.outcome().equals("done");
+                case "apply" -> e.outcome().equals("failed") || e.outcome().equals("applied");
+                default -> false;
+            };
+            if (closing) {
+                throw new RefusedException(Refusal.PLAN_CLOSED, "plan " + sp.plan().id() + " says approved, but its audit"
+                        + " trail records '" + e.action() + " " + e.outcome() + "' by " + e.actor() + " at " + e.at()
+                        + ": the store was edited to bring a closed plan back. Nothing was applied; propose the change"
+                        + " again, and find out who can write the plan store.");
+            }
+        }
     }
 
     private List<Long> run(StoredPlan sp) throws SQLException {

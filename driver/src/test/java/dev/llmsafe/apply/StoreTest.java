@@ -19,6 +19,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -145,7 +146,7 @@ class StoreTest {
 
     @ParameterizedTest
     @EnumSource(Engine.class)
-    void T2_replayingAnAppliedPlanByRollingBackItsStatusIsStoppedByTheRows(Engine engine) throws Exception {
+    void T2_replayingAnAppliedPlanByRollingBackItsStatusIsStoppedByTheAuditTrailThenByTheRows(Engine engine) throws Exception {
         try (Workflow w = fresh(engine)) {
             PlanStore sealed = w.store(KEY);
             Plan update = w.propose(sealed, POLICY, KEY, "assistant", "UPDATE orders SET qty = qty + 10 WHERE id = 1");
@@ -153,14 +154,45 @@ class StoreTest {
             for (Plan p : new Plan[] {update, delete}) {
                 new Approver(sealed, false).approve(p.id(), "alice");
                 w.applier(sealed, POLICY, KEY, false, dev.llmsafe.dialect.Bounds.DEFAULT).apply(p.id(), "bob");
-                // A genuine approval, replayed: both seals still verify.
+                // A genuine approval, replayed: both seals still verify, and the audit trail says it was applied.
                 set(w, p.id(), "status", "approved");
+                refused(() -> w.applier(sealed, POLICY, KEY, false, dev.llmsafe.dialect.Bounds.DEFAULT).apply(p.id(), "bob"),
+                        Refusal.PLAN_CLOSED, "records 'apply applied' by bob");
+                // A writer who deletes that record too is stopped by the rows.
+                w.db.execute("DELETE FROM llmsafe_audit WHERE plan_id = '" + p.id() + "' AND action = 'apply'");
             }
             refused(() -> w.applier(sealed, POLICY, KEY, false, dev.llmsafe.dialect.Bounds.DEFAULT).apply(update.id(), "bob"),
                     Refusal.ROW_CHANGED, "qty is now 11, the card showed 1");
             refused(() -> w.applier(sealed, POLICY, KEY, false, dev.llmsafe.dialect.Bounds.DEFAULT).apply(delete.id(), "bob"),
                     Refusal.ROWS_MOVED, "1 shown rows no longer match");
             assertThat(w.snapshot("orders")).containsExactly("[1, packed, null, 11, t1]");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void T2_A11_aRejectedOrFailedPlanMovedBackToApprovedInTheStoreIsRefusedByItsAuditTrail(Engine engine)
+            throws Exception {
+        try (Workflow w = fresh(engine)) {
+            PlanStore sealed = w.store(KEY);
+            Plan rejected = w.propose(sealed, POLICY, KEY, "assistant", "UPDATE orders SET qty = 20 WHERE id = 1");
+            new Approver(sealed, false).approve(rejected.id(), "alice");
+            new Approver(sealed, false).reject(rejected.id(), "carol", "not this week");
+            Plan failed = w.propose(sealed, POLICY, KEY, "assistant", "UPDATE orders SET qty = 30 WHERE id = 2");
+            new Approver(sealed, false).approve(failed.id(), "alice");
+            w.db.execute("UPDATE orders SET qty = 99 WHERE id = 2");
+            refused(() -> w.applier(sealed, POLICY, KEY, false, dev.llmsafe.dialect.Bounds.DEFAULT).apply(failed.id(), "bob"),
+                    Refusal.ROW_CHANGED, "qty is now 99");
+            // The row is put back, and a store writer moves both plans back to approved: both seals verify.
+            w.db.execute("UPDATE orders SET qty = 2 WHERE id = 2");
+            List<String> before = w.snapshot("orders");
+            set(w, rejected.id(), "status", "approved");
+            set(w, failed.id(), "status", "approved");
+            refused(() -> w.applier(sealed, POLICY, KEY, false, dev.llmsafe.dialect.Bounds.DEFAULT).apply(rejected.id(), "bob"),
+                    Refusal.PLAN_CLOSED, "records 'reject done' by carol");
+            refused(() -> w.applier(sealed, POLICY, KEY, false, dev.llmsafe.dialect.Bounds.DEFAULT).apply(failed.id(), "bob"),
+                    Refusal.PLAN_CLOSED, "records 'apply failed' by bob");
+            assertThat(w.snapshot("orders")).isEqualTo(before);
         }
     }
 
