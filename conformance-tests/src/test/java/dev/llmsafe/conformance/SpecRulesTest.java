@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * SPEC.md's rule table cannot rot: every rule has a test method named after its id in some module's
- * tests (as {@code R4_...} or {@code ..._R4_...}), every rule says where it is done, and every test
- * class a rule names exists.
+ * tests (as {@code R4_...} or {@code ..._R4_...}), every rule says where it is done, every test class a
+ * rule names exists, and every rule is exercised end to end by a {@code *EndToEndTest} of this module.
  */
 class SpecRulesTest {
 
@@ -74,5 +74,27 @@ class SpecRulesTest {
             }
         });
         assertThat(problems).isEmpty();
+    }
+
+    /**
+     * Issue 8: every rule is exercised end to end in this module too, by a test method named after it
+     * that drives the URL, the configuration file and the command line on the four-role deployment.
+     */
+    @Test
+    void everyRuleIsExercisedEndToEndByATestOfThisModule() throws IOException {
+        Path root = SpecFacts.specFile().getParent();
+        Set<String> rules = rules(root.resolve("SPEC.md")).keySet();
+        List<String> methods = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(root.resolve("conformance-tests/src/test/java"))) {
+            for (Path f : files.filter(p -> p.getFileName().toString().endsWith("EndToEndTest.java")).toList()) {
+                Matcher m = METHOD.matcher(Files.readString(f));
+                while (m.find()) {
+                    methods.add(m.group(1));
+                }
+            }
+        }
+        assertThat(rules.stream().filter(id -> methods.stream()
+                .noneMatch(n -> Pattern.compile("(^|_)" + id + "(_|$)").matcher(n).find())).toList())
+                .as("rules no *EndToEndTest of conformance-tests names").isEmpty();
     }
 }
