@@ -28,9 +28,7 @@ import dev.llmsafe.conformance.RoleScript.Role;
 import dev.llmsafe.conformance.ServerId.Flavor;
 import dev.llmsafe.jdbc.PlanPendingException;
 import dev.llmsafe.testing.Engine;
-import dev.llmsafe.testing.ScratchDatabases;
 import java.math.BigDecimal;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -42,10 +40,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -62,9 +57,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * the order of the tests does not matter.
  */
 class ApplyRulesEndToEndTest {
-
-    @RegisterExtension
-    static final ScratchDatabases dbs = new ScratchDatabases();
 
     private static final EndToEnd.Setup SETUP = new EndToEnd.Setup(ApplyRulesEndToEndTest::schema,
             List.of("orders", "gauges", "kinds"), List.of("orders", "gauges", "kinds"), List.of(), """
@@ -93,20 +85,8 @@ class ApplyRulesEndToEndTest {
     private static final int A11 = 110;
     private static final List<Integer> BLOCKS = List.of(A1, A2_ROLES, A2_POLICY, A3, A4, A6, A7, A8, A9, A9_ROWS, A11);
 
-    @TempDir
-    static Path dir;
-
-    private static EndToEnd e2e;
-
-    @BeforeAll
-    static void deploy() {
-        e2e = new EndToEnd(dbs, dir, SETUP);
-    }
-
-    @AfterAll
-    static void dropRoles() throws SQLException {
-        e2e.close();
-    }
+    @RegisterExtension
+    static final EndToEnd e2e = new EndToEnd(SETUP);
 
     private static List<String> schema(Engine engine) {
         List<String> sql = new ArrayList<>(PlanCommands.orders(BLOCKS));

@@ -13,8 +13,6 @@ import dev.llmsafe.conformance.RoleScript.Role;
 import dev.llmsafe.conformance.ServerId.Flavor;
 import dev.llmsafe.jdbc.PlanPendingException;
 import dev.llmsafe.testing.Engine;
-import dev.llmsafe.testing.ScratchDatabases;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -23,10 +21,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -37,9 +32,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * the least-privilege roles of samples/roles.
  */
 class CardRulesEndToEndTest {
-
-    @RegisterExtension
-    static final ScratchDatabases dbs = new ScratchDatabases();
 
     private static final int ATTEMPTS = EndToEnd.ATTEMPTS;
     private static final String ORDERS = "Changing an order moves money: the ship date decides the payment month.";
@@ -91,20 +83,8 @@ class CardRulesEndToEndTest {
         };
     }
 
-    @TempDir
-    static Path dir;
-
-    private static EndToEnd e2e;
-
-    @BeforeAll
-    static void deploy() {
-        e2e = new EndToEnd(dbs, dir, SETUP);
-    }
-
-    @AfterAll
-    static void dropRoles() throws SQLException {
-        e2e.close();
-    }
+    @RegisterExtension
+    static final EndToEnd e2e = new EndToEnd(SETUP);
 
     // ---- C1 ------------------------------------------------------------------------------------
 

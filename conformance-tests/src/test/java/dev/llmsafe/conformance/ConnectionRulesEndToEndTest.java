@@ -22,7 +22,6 @@ import dev.llmsafe.jdbc.ReadEstimate;
 import dev.llmsafe.plan.Plan;
 import dev.llmsafe.plan.PlannedStatement;
 import dev.llmsafe.testing.Engine;
-import dev.llmsafe.testing.ScratchDatabases;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,10 +39,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -59,9 +55,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class ConnectionRulesEndToEndTest {
 
-    @RegisterExtension
-    static final ScratchDatabases dbs = new ScratchDatabases();
-
     static final String IMPACT = "Changing an order moves money: the ship date decides the supplier's payment month.";
     private static final List<String> ALLOW = List.of("orders", "members", "many", "writing_view");
 
@@ -76,20 +69,8 @@ class ConnectionRulesEndToEndTest {
               }
             """.formatted(IMPACT));
 
-    @TempDir
-    static Path dir;
-
-    private static EndToEnd e2e;
-
-    @BeforeAll
-    static void deploy() {
-        e2e = new EndToEnd(dbs, dir, SETUP);
-    }
-
-    @AfterAll
-    static void dropRoles() throws SQLException {
-        e2e.close();
-    }
+    @RegisterExtension
+    static final EndToEnd e2e = new EndToEnd(SETUP);
 
     /**
      * orders (written), members (a secret column), many (30 rows, for the cap and the bounds), hidden and

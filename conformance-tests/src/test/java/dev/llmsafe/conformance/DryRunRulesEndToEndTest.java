@@ -16,7 +16,6 @@ import dev.llmsafe.jdbc.LlmSafeDataSource;
 import dev.llmsafe.jdbc.PlanPendingException;
 import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.testing.Engine;
-import dev.llmsafe.testing.ScratchDatabases;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -29,10 +28,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -44,9 +40,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * checked row by row against the card.
  */
 class DryRunRulesEndToEndTest {
-
-    @RegisterExtension
-    static final ScratchDatabases dbs = new ScratchDatabases();
 
     private static final int ATTEMPTS = EndToEnd.ATTEMPTS;
     private static final int LOCK_TIMEOUT_MS = 1000;
@@ -156,20 +149,8 @@ class DryRunRulesEndToEndTest {
         return sql;
     }
 
-    @TempDir
-    static Path dir;
-
-    private static EndToEnd e2e;
-
-    @BeforeAll
-    static void deploy() {
-        e2e = new EndToEnd(dbs, dir, SETUP);
-    }
-
-    @AfterAll
-    static void dropRoles() throws SQLException {
-        e2e.close();
-    }
+    @RegisterExtension
+    static final EndToEnd e2e = new EndToEnd(SETUP);
 
     // ---- D1-D3: counted first, against ceilings of their own -------------------------------------
 

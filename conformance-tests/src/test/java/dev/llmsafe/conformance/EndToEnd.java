@@ -24,6 +24,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -32,6 +33,9 @@ import java.util.Properties;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A deployment made as a user makes one, per engine, for the end-to-end tests of one class: a scratch
@@ -39,9 +43,13 @@ import java.util.regex.Pattern;
  * plan, apply, store, the store in a schema or database of its own); a config file whose four
  * connections are those roles; the command line run in-process on it; and the application's
  * {@code jdbc:llmsafe:} URL with the planning role's credential. SQLite runs the same without roles,
- * its store in a file of its own. {@link #close()} drops the roles and the store.
+ * its store in a file of its own.
+ *
+ * <p>A JUnit extension: register it in a static field ({@code @RegisterExtension static final EndToEnd
+ * e2e = new EndToEnd(SETUP);}). After the class it drops the roles, the store, the scratch databases and
+ * its files.
  */
-final class EndToEnd implements AutoCloseable {
+final class EndToEnd implements AfterAllCallback {
 
     /** How often a step is tried while another process keeps INNODB_TRX stale (see {@link #staleInnodbTrx}). */
     static final int ATTEMPTS = 5;
@@ -173,14 +181,12 @@ final class EndToEnd implements AutoCloseable {
         }
     }
 
-    private final ScratchDatabases dbs;
-    private final Path dir;
+    private final ScratchDatabases dbs = new ScratchDatabases();
     private final Setup setup;
     private final Map<Engine, Deployed> deployed = new EnumMap<>(Engine.class);
+    private Path dir;
 
-    EndToEnd(ScratchDatabases dbs, Path dir, Setup setup) {
-        this.dbs = dbs;
-        this.dir = dir;
+    EndToEnd(Setup setup) {
         this.setup = setup;
     }
 
@@ -199,6 +205,9 @@ final class EndToEnd implements AutoCloseable {
     private Deployed deploy(Engine engine) throws Exception {
         ScratchDatabase app = dbs.fresh(engine);
         app.execute(setup.schema().apply(engine).toArray(String[]::new));
+        if (dir == null) {
+            dir = Files.createTempDirectory("llmsafe-e2e-");
+        }
         Path home = Files.createDirectories(dir.resolve(engine.key()));
         Map<String, String> env = new HashMap<>();
         FourRoles roles = null;
@@ -264,13 +273,25 @@ final class EndToEnd implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() throws SQLException {
-        for (Deployed d : deployed.values()) {
-            if (d.roles() != null) {
-                d.roles().close();
+    public synchronized void afterAll(ExtensionContext context) throws Exception {
+        try {
+            for (Deployed d : deployed.values()) {
+                if (d.roles() != null) {
+                    d.roles().close();
+                }
+            }
+        } finally {
+            deployed.clear();
+            dbs.afterAll(context);
+            if (dir != null) {
+                try (Stream<Path> files = Files.walk(dir)) {
+                    for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.deleteIfExists(f);
+                    }
+                }
+                dir = null;
             }
         }
-        deployed.clear();
     }
 
     // ---- shared checks ----------------------------------------------------------------------------

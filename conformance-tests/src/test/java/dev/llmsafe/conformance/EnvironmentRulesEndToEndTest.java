@@ -15,7 +15,6 @@ import dev.llmsafe.conformance.EndToEnd.Run;
 import dev.llmsafe.conformance.RoleScript.Role;
 import dev.llmsafe.jdbc.PlanPendingException;
 import dev.llmsafe.testing.Engine;
-import dev.llmsafe.testing.ScratchDatabases;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -29,10 +28,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -47,9 +43,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * that are not ready are never written.
  */
 class EnvironmentRulesEndToEndTest {
-
-    @RegisterExtension
-    static final ScratchDatabases dbs = new ScratchDatabases();
 
     private static final List<String> ALLOW = List.of("orders", "stamped", "nokey", "parent", "members", "digits");
     private static final List<String> WRITTEN = List.of("orders", "stamped", "nokey", "parent");
@@ -70,20 +63,8 @@ class EnvironmentRulesEndToEndTest {
               }
             """);
 
-    @TempDir
-    static Path dir;
-
-    private static EndToEnd e2e;
-
-    @BeforeAll
-    static void deploy() {
-        e2e = new EndToEnd(dbs, dir, SETUP);
-    }
-
-    @AfterAll
-    static void dropRoles() throws SQLException {
-        e2e.close();
-    }
+    @RegisterExtension
+    static final EndToEnd e2e = new EndToEnd(SETUP);
 
     /**
      * orders: ready. stamped: ready, but a trigger stamps every update of a row, which only the real

@@ -9,11 +9,9 @@ import dev.llmsafe.conformance.EndToEnd.Run;
 import dev.llmsafe.conformance.RoleScript.Role;
 import dev.llmsafe.conformance.ServerId.Flavor;
 import dev.llmsafe.testing.Engine;
-import dev.llmsafe.testing.ScratchDatabases;
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.jdbc.PlanPendingException;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,10 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -40,9 +35,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * credential reads as the read role and proposes into the store role's store.
  */
 class RolesEndToEndTest {
-
-    @RegisterExtension
-    static final ScratchDatabases dbs = new ScratchDatabases();
 
     private static final List<String> ALLOW = List.of("orders", "members");
     private static final List<String> WRITTEN = List.of("orders");
@@ -63,20 +55,8 @@ class RolesEndToEndTest {
 
     private static final int ATTEMPTS = EndToEnd.ATTEMPTS;
 
-    @TempDir
-    static Path dir;
-
-    private static EndToEnd e2e;
-
-    @BeforeAll
-    static void deploy() {
-        e2e = new EndToEnd(dbs, dir, SETUP);
-    }
-
-    @AfterAll
-    static void dropRoles() throws SQLException {
-        e2e.close();
-    }
+    @RegisterExtension
+    static final EndToEnd e2e = new EndToEnd(SETUP);
 
     static Deployed deployed(Engine engine) throws Exception {
         return e2e.deployed(engine);

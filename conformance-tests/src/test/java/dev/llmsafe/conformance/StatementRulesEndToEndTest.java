@@ -11,18 +11,13 @@ import dev.llmsafe.conformance.EndToEnd.Run;
 import dev.llmsafe.jdbc.PlanPendingException;
 import dev.llmsafe.plan.PlannedStatement;
 import dev.llmsafe.testing.Engine;
-import dev.llmsafe.testing.ScratchDatabases;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -36,9 +31,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * matter.
  */
 class StatementRulesEndToEndTest {
-
-    @RegisterExtension
-    static final ScratchDatabases dbs = new ScratchDatabases();
 
     /** policy.maxStatementLength (S1). */
     private static final int MAX_LENGTH = 200;
@@ -55,20 +47,8 @@ class StatementRulesEndToEndTest {
               }
             """.formatted(MAX_LENGTH));
 
-    @TempDir
-    static Path dir;
-
-    private static EndToEnd e2e;
-
-    @BeforeAll
-    static void deploy() {
-        e2e = new EndToEnd(dbs, dir, SETUP);
-    }
-
-    @AfterAll
-    static void dropRoles() throws SQLException {
-        e2e.close();
-    }
+    @RegisterExtension
+    static final EndToEnd e2e = new EndToEnd(SETUP);
 
     // ---- S1 ---------------------------------------------------------------------------------------
 

@@ -25,22 +25,16 @@ import dev.llmsafe.conformance.EndToEnd.Run;
 import dev.llmsafe.conformance.RoleScript.Role;
 import dev.llmsafe.jdbc.PlanPendingException;
 import dev.llmsafe.testing.Engine;
-import dev.llmsafe.testing.ScratchDatabases;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.regex.Matcher;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -55,9 +49,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * matter.
  */
 class StoreRulesEndToEndTest {
-
-    @RegisterExtension
-    static final ScratchDatabases dbs = new ScratchDatabases();
 
     private static final String SEAL_KEY = "e2e-seal-key-0123456789abcdef";
 
@@ -75,20 +66,8 @@ class StoreRulesEndToEndTest {
               }
             """);
 
-    @TempDir
-    static Path dir;
-
-    private static EndToEnd e2e;
-
-    @BeforeAll
-    static void deploy() {
-        e2e = new EndToEnd(dbs, dir, SETUP);
-    }
-
-    @AfterAll
-    static void dropRoles() throws SQLException {
-        e2e.close();
-    }
+    @RegisterExtension
+    static final EndToEnd e2e = new EndToEnd(SETUP);
 
     private static Deployed deployed(Engine engine) throws Exception {
         return e2e.deployed(engine);

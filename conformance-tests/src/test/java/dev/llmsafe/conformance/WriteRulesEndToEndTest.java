@@ -15,7 +15,6 @@ import dev.llmsafe.dialect.TableRef;
 import dev.llmsafe.jdbc.PlanPendingException;
 import dev.llmsafe.plan.PlannedStatement;
 import dev.llmsafe.testing.Engine;
-import dev.llmsafe.testing.ScratchDatabases;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -24,10 +23,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -40,9 +36,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * back. Tests that apply work on rows of their own (named in their comments), so order does not matter.
  */
 class WriteRulesEndToEndTest {
-
-    @RegisterExtension
-    static final ScratchDatabases dbs = new ScratchDatabases();
 
     /** Granted SELECT (the read, plan and apply roles); all but ledger are in policy.allow. */
     private static final List<String> GRANTED = List.of("orders", "items", "lookup", "nokey", "pairs", "gen", "folded",
@@ -101,20 +94,8 @@ class WriteRulesEndToEndTest {
               }
             """.formatted(TOTAL_DENIED));
 
-    @TempDir
-    static Path dir;
-
-    private static EndToEnd e2e;
-
-    @BeforeAll
-    static void deploy() {
-        e2e = new EndToEnd(dbs, dir, SETUP);
-    }
-
-    @AfterAll
-    static void dropRoles() throws SQLException {
-        e2e.close();
-    }
+    @RegisterExtension
+    static final EndToEnd e2e = new EndToEnd(SETUP);
 
     // ---- W1 ---------------------------------------------------------------------------------------
 
