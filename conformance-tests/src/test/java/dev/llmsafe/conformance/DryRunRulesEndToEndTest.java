@@ -794,11 +794,9 @@ class DryRunRulesEndToEndTest {
                             + "1234567890123456789012345678.0123456787\n");
                 }
                 assertThat(pending.getMessage()).contains("    stamp: " + switch (engine) {
-                    case POSTGRES -> "2024-02-29T13:45:56.123456 -> 2024-02-29T13:45:56.123455\n";
-                    // Measured, not predicted: Connector/J sends a LocalDateTime to MariaDB (which introduces
-                    // itself as 5.5.5) without its fraction, as it does for the application without llmsafe.
-                    // The card shows the parameter as bound and the value the server stored.
-                    case MYSQL -> "2024-02-29T13:45:56.123456 -> 2024-02-29T13:45:56.000000\n";
+                    // On MariaDB too: Connector/J would send a LocalDateTime to MariaDB (which introduces itself
+                    // as 5.5.5) without its fraction, so llmsafe binds timestamps there as text (measured).
+                    case POSTGRES, MYSQL -> "2024-02-29T13:45:56.123456 -> 2024-02-29T13:45:56.123455\n";
                     // sqlite-jdbc binds a LocalDateTime as its ISO text, which SQLite keeps as text.
                     case SQLITE -> "'2024-02-29 13:45:56.123456' -> '2024-02-29T13:45:56.123455'\n";
                 });
@@ -823,8 +821,7 @@ class DryRunRulesEndToEndTest {
                 }
                 // The applied row is what the card showed.
                 assertThat(rs.getString(2)).isEqualTo(switch (engine) {
-                    case POSTGRES -> "2024-02-29 13:45:56.123455";
-                    case MYSQL -> "2024-02-29 13:45:56";
+                    case POSTGRES, MYSQL -> "2024-02-29 13:45:56.123455";
                     case SQLITE -> "2024-02-29T13:45:56.123455";
                 });
             }

@@ -19,6 +19,7 @@ import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
 
 /**
  * Binds a primary-key value read from the database back into a query, typed so that the database
@@ -62,8 +63,14 @@ public final class KeyBinding {
         } else if (v instanceof DateValue d) {
             ps.setObject(index, LocalDate.of(d.year(), d.month(), d.day()));
         } else if (v instanceof TimestampValue t) {
-            ps.setObject(index, LocalDateTime.of(LocalDate.of(t.date().year(), t.date().month(), t.date().day()),
-                    LocalTime.ofNanoOfDay(t.microOfDay() * 1000)));
+            LocalDateTime at = LocalDateTime.of(LocalDate.of(t.date().year(), t.date().month(), t.date().day()),
+                    LocalTime.ofNanoOfDay(t.microOfDay() * 1000));
+            if (dialect == SqlDialect.MYSQL) {
+                // Connector/J drops the fraction of a second of a LocalDateTime sent to MariaDB (see mysqlText).
+                ps.setString(index, mysqlText(at));
+            } else {
+                ps.setObject(index, at);
+            }
         } else if (v instanceof TimestampTzValue t) {
             ps.setObject(index, t.instant().atOffset(t.shown()));
         } else if (v instanceof BooleanValue b) {
@@ -77,5 +84,22 @@ public final class KeyBinding {
         } else {
             throw new IllegalArgumentException("a key value of type " + v.tag() + " cannot be bound");
         }
+    }
+
+    private static final DateTimeFormatter MYSQL_DATETIME = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS");
+    private static final DateTimeFormatter MYSQL_TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSSSSS");
+
+    /**
+     * A timestamp as MySQL and MariaDB read it from text, to the microsecond (their finest). Connector/J
+     * 26.10 takes MariaDB 10.11 for a 5.5 server (its version string begins 5.5.5-) and drops the fraction
+     * of a second from a LocalDateTime or Timestamp parameter: measured, not guessed.
+     */
+    public static String mysqlText(LocalDateTime t) {
+        return MYSQL_DATETIME.format(t);
+    }
+
+    /** A time of day as MySQL and MariaDB read it from text, to the microsecond. */
+    public static String mysqlText(LocalTime t) {
+        return MYSQL_TIME.format(t);
     }
 }

@@ -144,9 +144,9 @@ final class Images {
         }
     }
 
-    static void bind(PreparedStatement ps, List<Parameter> params) throws SQLException {
+    private void bind(PreparedStatement ps, List<Parameter> params) throws SQLException {
         for (int i = 0; i < params.size(); i++) {
-            params.get(i).bind(ps, i + 1);
+            params.get(i).bind(ps, i + 1, dialect.sqlDialect());
         }
     }
 }

@@ -21,6 +21,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -364,6 +365,38 @@ class ApplyTest {
         assertThat(store.load(plan.id()).status())
                 .isEqualTo(engine == Engine.SQLITE ? PlanStatus.APPROVED : PlanStatus.FAILED);
         assertThat(w.snapshot("orders")).contains("[3, open, null, 3, t3]");
+    }
+
+    /**
+     * A microsecond timestamp as a parameter and as a primary key: Connector/J 26.10 takes MariaDB 10.11
+     * for a 5.5 server and drops the fraction of a second of a LocalDateTime it sends, so the value the
+     * card showed and the row the key named would not be the ones written and found.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
+    void D13_D16_microsecondTimestampsAreBoundExactlyAsParametersAndAsKeys(Engine engine) throws SQLException {
+        Workflow w = flow(engine);
+        String type = engine == Engine.POSTGRES ? "TIMESTAMP(6)" : "DATETIME(6)";
+        w.db.execute("DROP TABLE IF EXISTS readings", "CREATE TABLE readings (at " + type + " PRIMARY KEY, seen " + type
+                + ", note VARCHAR(20))", "INSERT INTO readings VALUES ('2024-02-29 13:45:56.123456', NULL, 'a'),"
+                + " ('2024-02-29 13:45:56.123457', NULL, 'b')");
+        Policy policy = Policy.define(p -> p.table("readings", t -> t.impact("Readings are evidence.")));
+        PlanStore store = w.store(null);
+        Plan update = w.propose(store, policy, "assistant", "UPDATE readings SET seen = ? WHERE at = ?",
+                LocalDateTime.parse("2025-01-02T03:04:05.654321"), LocalDateTime.parse("2024-02-29T13:45:56.123456"));
+        assertThat(update.card()).contains("seen: NULL -> 2025-01-02T03:04:05.654321");
+        new Approver(store, false).approve(update.id(), "alice");
+        w.applier(store, policy).apply(update.id(), "bob");
+        Plan delete = w.propose(store, policy, "assistant", "DELETE FROM readings WHERE note = 'b'");
+        new Approver(store, false).approve(delete.id(), "alice");
+        w.applier(store, policy).apply(delete.id(), "bob");
+        try (Statement s = w.db.admin().createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT at, seen FROM readings")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).isEqualTo("2024-02-29 13:45:56.123456");
+            assertThat(rs.getString(2)).isEqualTo("2025-01-02 03:04:05.654321");
+            assertThat(rs.next()).as("the row with the other microsecond was deleted").isFalse();
+        }
     }
 
     /**
