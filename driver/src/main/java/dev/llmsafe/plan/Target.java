@@ -154,6 +154,9 @@ record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<S
     private static void checkTablesRead(Connection c, Dialect dialect, Policy policy, Analysis a, TableRef target, String what)
             throws SQLException {
         for (QualifiedName name : a.tables()) {
+            if (name.equals(a.target())) {
+                continue;
+            }
             TableRef ref = dialect.resolve(c, name).orElseThrow(() -> new RefusedException(Refusal.TABLE_NOT_ALLOWED,
                     name + " is not a table this connection can see, so it is not one the policy allows. Name only"
                             + " allowlisted tables in the " + what + "."));
