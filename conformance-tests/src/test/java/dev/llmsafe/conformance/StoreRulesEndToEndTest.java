@@ -163,8 +163,12 @@ class StoreRulesEndToEndTest {
                     + " checksum. It will not be approved or applied";
             refused(d.llmsafe("show", edited), Refusal.PLAN_TAMPERED, tampered);
             refused(d.llmsafe("approve", edited, "--as", "alice"), Refusal.PLAN_TAMPERED, tampered);
-            // Every plan is checked on its way out of the store, listed ones too.
-            refused(d.llmsafe("list"), Refusal.PLAN_TAMPERED, tampered);
+            // Every plan is checked on its way out of the store, listed ones too: the edited one is named and
+            // the status says so, and the others are still listed.
+            String intact = made(made, proposed(d.plan("UPDATE orders SET qty = 6 WHERE id = " + T2)));
+            Run list = d.llmsafe("list");
+            refused(list, Refusal.PLAN_TAMPERED, tampered);
+            assertThat(list.out()).contains(intact).doesNotContain(edited);
 
             // With a seal key, an edit whose checksum was recomputed is caught before anything runs.
             String sealedPlan = made(made, proposed(d.plan("--config", sealed, "UPDATE orders SET qty = 7 WHERE id = "

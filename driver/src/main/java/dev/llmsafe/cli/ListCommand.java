@@ -2,6 +2,7 @@ package dev.llmsafe.cli;
 
 import dev.llmsafe.check.Deployment;
 import dev.llmsafe.store.PlanStatus;
+import dev.llmsafe.store.PlanStore;
 import dev.llmsafe.store.StoredPlan;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +32,10 @@ final class ListCommand extends Base {
             }
         }
         try (Deployment d = deployment()) {
-            List<StoredPlan> plans = d.store().list(filter);
+            PlanStore.Listing listing = d.store().list(filter);
+            List<StoredPlan> plans = listing.plans();
+            // A plan that fails its check is named, and the status says so; the others are still listed.
+            int exit = listing.unreadable().isEmpty() ? Main.OK : Main.REFUSED;
             if (common.json) {
                 List<Map<String, Object>> rows = new ArrayList<>();
                 for (StoredPlan p : plans) {
@@ -39,9 +43,12 @@ final class ListCommand extends Base {
                             p.plan().proposer(), "createdAt", p.plan().createdAt().toString(), "rows", p.plan().rowCount(),
                             "statements", p.plan().statements().stream().map(s -> s.sql()).toList()));
                 }
+                listing.unreadable().forEach((id, e) -> rows.add(Map.of("id", id.toString(), "error",
+                        Json.object("code", e.code().name(), "message", e.getMessage()))));
                 out().println(Json.write(rows));
-                return Main.OK;
+                return exit;
             }
+            listing.unreadable().values().forEach(e -> err().println(e.getMessage()));
             if (plans.isEmpty()) {
                 out().println("No plans" + (status == null ? "." : " with status " + status + "."));
             }
@@ -52,7 +59,7 @@ final class ListCommand extends Base {
                         sql.length() > 60 ? sql.substring(0, 57) + "..." : sql);
             }
             out().flush();
-            return Main.OK;
+            return exit;
         }
     }
 }

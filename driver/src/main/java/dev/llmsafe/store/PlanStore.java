@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -175,8 +176,27 @@ public final class PlanStore implements PlanSink {
         }
     }
 
-    /** The plans, newest first, with or without a status filter, checked as {@link #load} checks them. */
-    public List<StoredPlan> list(Optional<PlanStatus> status) throws SQLException {
+    /**
+     * The stored plans of a {@link #list}: those that passed their checks, and those that did not, with the
+     * refusal each met (PLAN_TAMPERED, PLAN_UNSEALED). One edited row must not hide every other plan.
+     *
+     * @param plans the plans that passed, newest first
+     * @param unreadable the plans that did not, by id, in the same order
+     */
+    public record Listing(List<StoredPlan> plans, Map<UUID, RefusedException> unreadable) {
+
+        /** Copies both. */
+        public Listing {
+            plans = List.copyOf(plans);
+            unreadable = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(unreadable));
+        }
+    }
+
+    /**
+     * The plans, newest first, with or without a status filter, each checked as {@link #load} checks it;
+     * a plan that fails its check is set apart in {@link Listing#unreadable()}, not skipped in silence.
+     */
+    public Listing list(Optional<PlanStatus> status) throws SQLException {
         List<UUID> ids = new ArrayList<>();
         try (Connection c = source.getConnection()) {
             ready(c);
@@ -193,10 +213,15 @@ public final class PlanStore implements PlanSink {
                 }
             }
             List<StoredPlan> out = new ArrayList<>();
+            Map<UUID, RefusedException> unreadable = new java.util.LinkedHashMap<>();
             for (UUID id : ids) {
-                out.add(read(c, id));
+                try {
+                    out.add(read(c, id));
+                } catch (RefusedException e) {
+                    unreadable.put(id, e);
+                }
             }
-            return out;
+            return new Listing(out, unreadable);
         }
     }
 

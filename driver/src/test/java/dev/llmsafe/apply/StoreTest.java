@@ -79,7 +79,7 @@ class StoreTest {
             assertThat(store.version()).contains(1);
             Plan plan = w.propose(store, POLICY, "assistant", "UPDATE orders SET qty = 5 WHERE id = 1");
             assertThat(store.load(plan.id()).status()).isEqualTo(PlanStatus.PROPOSED);
-            assertThat(store.list(Optional.of(PlanStatus.PROPOSED))).hasSize(1);
+            assertThat(store.list(Optional.of(PlanStatus.PROPOSED)).plans()).hasSize(1);
             refused(() -> store.load(UUID.randomUUID()), Refusal.PLAN_NOT_FOUND, "`llmsafe list` shows the plans");
         }
     }
@@ -93,6 +93,12 @@ class StoreTest {
             String json = column(w, a.id(), "plan_json");
             set(w, a.id(), "plan_json", json.replace("qty = 5", "qty = 500"));
             refused(() -> plain.load(a.id()), Refusal.PLAN_TAMPERED, "does not match its checksum");
+            // list sets the edited plan apart with its refusal; one edited row does not hide the others.
+            Plan intact = w.propose(plain, POLICY, "assistant", "UPDATE orders SET qty = 4 WHERE id = 1");
+            PlanStore.Listing listing = plain.list(Optional.empty());
+            assertThat(listing.plans()).extracting(p -> p.plan().id()).containsExactly(intact.id());
+            assertThat(listing.unreadable()).containsOnlyKeys(a.id());
+            assertThat(listing.unreadable().get(a.id()).code()).isEqualTo(Refusal.PLAN_TAMPERED);
 
             // Without a key, whoever can write the store can recompute the checksum; the apply still compares
             // what the statement does with the card, and rolls back.
@@ -206,7 +212,7 @@ class StoreTest {
             refused(() -> new Approver(store, false).approve(plan.id(), "alice"), Refusal.PLAN_EXPIRED,
                     "is older than 24 hours");
             refused(() -> new Approver(store, false).approve(plan.id(), "alice"), Refusal.PLAN_CLOSED, "is expired");
-            assertThat(store.list(Optional.of(PlanStatus.EXPIRED))).hasSize(1);
+            assertThat(store.list(Optional.of(PlanStatus.EXPIRED)).plans()).hasSize(1);
         }
     }
 
