@@ -15,6 +15,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -71,7 +72,20 @@ public final class Applier {
         if (sp.status() != PlanStatus.APPROVED) {
             throw Approver.closed(sp);
         }
-        refuseIfClosedInTheAudit(sp);
+        Optional<AuditEntry> closing = closingEntry(sp);
+        if (closing.isPresent()) {
+            // The status and the history are read one after the other: another applier may have finished in
+            // between. It moves the status before it writes the outcome, so a fresh read tells the two apart.
+            StoredPlan now = store.load(planId);
+            if (now.status() != PlanStatus.APPROVED) {
+                throw Approver.closed(now);
+            }
+            AuditEntry e = closing.get();
+            throw new RefusedException(Refusal.PLAN_CLOSED, "plan " + planId + " says approved, but its audit trail"
+                    + " records '" + e.action() + " " + e.outcome() + "' by " + e.actor() + " at " + e.at() + ": the store"
+                    + " was edited to bring a closed plan back. Nothing was applied; propose the change again, and find"
+                    + " out who can write the plan store.");
+        }
         if (Actors.same(actor, sp.plan().proposer()) && !allowSelfApprove) {
             throw new RefusedException(Refusal.SELF_APPROVAL, actor + " proposed plan " + planId + " and cannot also"
                     + " apply it. Another person must apply it; if one person really holds both roles, set"
@@ -104,25 +118,17 @@ public final class Applier {
     }
 
     /**
-     * T2: the status is not sealed, so a store writer can move a rejected, failed or expired plan back to
-     * approved, and both seals still verify. Its audit trail still says it was closed: refused then. A
-     * writer who also deletes those audit rows is stopped only by the rows at apply (A3, A4) and by the
-     * plan's sealed age (A11).
+     * T2: the status is not sealed, so a store writer can move a rejected, failed, expired or applied plan
+     * back to approved, and both seals still verify. Its audit trail still says it was closed. A writer who
+     * also deletes those audit rows is stopped only by the rows at apply (A3, A4) and by the plan's sealed
+     * age (A11).
      */
-    private static void refuseIfClosedInTheAudit(StoredPlan sp) throws RefusedException {
-        for (AuditEntry e : sp.history()) {
-            boolean closing = switch (e.action()) {
-                case "reject", "expire" -> e.outcome().equals("done");
-                case "apply" -> e.outcome().equals("failed") || e.outcome().equals("applied");
-                default -> false;
-            };
-            if (closing) {
-                throw new RefusedException(Refusal.PLAN_CLOSED, "plan " + sp.plan().id() + " says approved, but its audit"
-                        + " trail records '" + e.action() + " " + e.outcome() + "' by " + e.actor() + " at " + e.at()
-                        + ": the store was edited to bring a closed plan back. Nothing was applied; propose the change"
-                        + " again, and find out who can write the plan store.");
-            }
-        }
+    private static Optional<AuditEntry> closingEntry(StoredPlan sp) {
+        return sp.history().stream().filter(e -> switch (e.action()) {
+            case "reject", "expire" -> e.outcome().equals("done");
+            case "apply" -> e.outcome().equals("failed") || e.outcome().equals("applied");
+            default -> false;
+        }).findFirst();
     }
 
     private List<Long> run(StoredPlan sp) throws SQLException {
