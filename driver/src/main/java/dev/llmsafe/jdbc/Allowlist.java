@@ -4,6 +4,7 @@ import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.TableRef;
+import dev.llmsafe.policy.Identifier;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.policy.QualifiedName;
 import dev.llmsafe.policy.TablePolicy;
@@ -13,6 +14,7 @@ import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -70,6 +72,21 @@ final class Allowlist {
         }
         checkRoutines(a);
         return refs;
+    }
+
+    /**
+     * Whether a table named exactly, without schema (a metadata question with null catalog and schema),
+     * is one the policy allows, resolved as this session resolves the name.
+     */
+    synchronized boolean allowsName(String table) throws SQLException {
+        Identifier exact;
+        try {
+            exact = new Identifier(table, true);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        Map<TableRef, TablePolicy> allowed = allowedTables();
+        return resolve(new QualifiedName(List.of(exact))).map(allowed::containsKey).orElse(false);
     }
 
     /** Whether a table, as the catalog names it (a metadata row), is one the policy allows. */

@@ -141,7 +141,11 @@ final class Guard {
         if (table == null) {
             return false;
         }
-        return allowlist.allows(new TableRef(schema != null ? schema : catalog != null ? catalog : "main", table));
+        if (schema == null && catalog == null) {
+            // A question without a schema is about the table the session would find by that name.
+            return allowlist.allowsName(table);
+        }
+        return allowlist.allows(new TableRef(schema != null ? schema : catalog, table));
     }
 
     /** R2 for metadata: whether a column name is one of the policy's secret columns. */
