@@ -89,6 +89,11 @@ final class Allowlist {
         return resolve(new QualifiedName(List.of(exact))).map(allowed::containsKey).orElse(false);
     }
 
+    /** One allowlisted table as the database names it (the first by name), if the policy's tables resolve. */
+    synchronized Optional<TableRef> anyAllowed() throws SQLException {
+        return allowedTables().keySet().stream().min(java.util.Comparator.comparing(TableRef::toString));
+    }
+
     /** Whether a table, as the catalog names it (a metadata row), is one the policy allows. */
     synchronized boolean allows(TableRef ref) throws SQLException {
         return allowedTables().containsKey(ref);

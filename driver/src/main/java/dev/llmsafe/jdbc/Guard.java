@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -146,6 +147,18 @@ final class Guard {
             return allowlist.allowsName(table);
         }
         return allowlist.allows(new TableRef(schema != null ? schema : catalog, table));
+    }
+
+    /**
+     * An allowlisted table as a metadata question names it: {catalog, schema, table}, the database as
+     * catalog on MySQL and MariaDB, the schema on PostgreSQL, neither on SQLite.
+     */
+    Optional<String[]> anyAllowedTable() throws SQLException {
+        return allowlist.anyAllowed().map(ref -> switch (dialect.sqlDialect()) {
+            case POSTGRESQL -> new String[] {null, ref.schema(), ref.name()};
+            case MYSQL -> new String[] {ref.schema(), null, ref.name()};
+            case SQLITE -> new String[] {null, null, ref.name()};
+        });
     }
 
     /** R2 for metadata: whether a column name is one of the policy's secret columns. */

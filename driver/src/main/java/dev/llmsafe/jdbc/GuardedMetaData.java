@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Optional;
 
 /**
  * The guarded surface of the database's metadata (J1): {@link #getConnection()} is llmsafe's connection,
@@ -80,10 +81,31 @@ final class GuardedMetaData extends DelegatingMetaData {
         return row -> parent.shows(row) && child.shows(row);
     }
 
-    /** For a question about one table: all rows when it is allowlisted, none when not. */
-    private RowFilter about(String catalog, String schema, String table) throws SQLException {
-        boolean allowed = connection().guard().allowsTable(catalog, schema, table);
-        return row -> allowed;
+    /** A vendor question about one named table. */
+    @FunctionalInterface
+    private interface TableQuestion {
+        ResultSet ask(String catalog, String schema, String table) throws SQLException;
+    }
+
+    /**
+     * A question about one table. An allowlisted table is asked about, its rows filtered; another is never
+     * named to the vendor, whose error or answer would say whether it exists (MariaDB refuses the read
+     * role's SHOW KEYS about it, 1142): the same question about an allowlisted table gives the vendor's
+     * columns, and no row is shown.
+     */
+    private ResultSet about(String catalog, String schema, String table, TableQuestion question, RowFilter filter)
+            throws SQLException {
+        if (table == null || connection().guard().allowsTable(catalog, schema, table)) {
+            return wrap(question.ask(catalog, schema, table), filter);
+        }
+        return noRows(question, catalog, schema, table);
+    }
+
+    /** The question's columns and no row, asked about an allowlisted table rather than the one given. */
+    private ResultSet noRows(TableQuestion question, String catalog, String schema, String table) throws SQLException {
+        Optional<String[]> other = connection().guard().anyAllowedTable();
+        return other.isPresent() ? wrap(question.ask(other.get()[0], other.get()[1], other.get()[2]), row -> false)
+                : wrap(question.ask(catalog, schema, table), row -> false);
     }
 
     @Override
@@ -163,7 +185,7 @@ final class GuardedMetaData extends DelegatingMetaData {
     @Override
     public ResultSet getColumnPrivileges(String catalog, String schema, String table, String columnNamePattern)
             throws SQLException {
-        return wrap(d().getColumnPrivileges(catalog, schema, table, columnNamePattern), column());
+        return about(catalog, schema, table, (c, s, t) -> d().getColumnPrivileges(c, s, t, columnNamePattern), column());
     }
 
     @Override
@@ -175,32 +197,38 @@ final class GuardedMetaData extends DelegatingMetaData {
     @Override
     public ResultSet getBestRowIdentifier(String catalog, String schema, String table, int scope, boolean nullable)
             throws SQLException {
-        return wrap(d().getBestRowIdentifier(catalog, schema, table, scope, nullable), about(catalog, schema, table));
+        return about(catalog, schema, table, (c, s, t) -> d().getBestRowIdentifier(c, s, t, scope, nullable), row -> true);
     }
 
     @Override
     public ResultSet getVersionColumns(String catalog, String schema, String table) throws SQLException {
-        return wrap(d().getVersionColumns(catalog, schema, table), about(catalog, schema, table));
+        return about(catalog, schema, table, d()::getVersionColumns, row -> true);
     }
 
     @Override
     public ResultSet getPrimaryKeys(String catalog, String schema, String table) throws SQLException {
-        return wrap(d().getPrimaryKeys(catalog, schema, table), table(""));
+        return about(catalog, schema, table, d()::getPrimaryKeys, table(""));
     }
 
     @Override
     public ResultSet getImportedKeys(String catalog, String schema, String table) throws SQLException {
-        return wrap(d().getImportedKeys(catalog, schema, table), keys());
+        return about(catalog, schema, table, d()::getImportedKeys, keys());
     }
 
     @Override
     public ResultSet getExportedKeys(String catalog, String schema, String table) throws SQLException {
-        return wrap(d().getExportedKeys(catalog, schema, table), keys());
+        return about(catalog, schema, table, d()::getExportedKeys, keys());
     }
 
     @Override
     public ResultSet getCrossReference(String parentCatalog, String parentSchema, String parentTable, String foreignCatalog, String foreignSchema, String foreignTable)
             throws SQLException {
+        Guard guard = connection().guard();
+        if (parentTable != null && foreignTable != null && !(guard.allowsTable(parentCatalog, parentSchema, parentTable)
+                && guard.allowsTable(foreignCatalog, foreignSchema, foreignTable))) {
+            // Neither table is named to the vendor unless both are allowlisted (see about).
+            return noRows((c, s, t) -> d().getCrossReference(c, s, t, c, s, t), parentCatalog, parentSchema, parentTable);
+        }
         return wrap(d().getCrossReference(parentCatalog, parentSchema, parentTable, foreignCatalog, foreignSchema,
                 foreignTable), keys());
     }
@@ -213,7 +241,7 @@ final class GuardedMetaData extends DelegatingMetaData {
     @Override
     public ResultSet getIndexInfo(String catalog, String schema, String table, boolean unique, boolean approximate)
             throws SQLException {
-        return wrap(d().getIndexInfo(catalog, schema, table, unique, approximate), table(""));
+        return about(catalog, schema, table, (c, s, t) -> d().getIndexInfo(c, s, t, unique, approximate), table(""));
     }
 
     @Override
