@@ -97,6 +97,9 @@ final class TableProbe {
         try {
             return new TableStatus(name, resolved, State.READY, problems, dryRun(c, tp, info));
         } catch (SQLException e) {
+            if (!EnvironmentCheck.deniedPrivilege(e)) {
+                throw e;
+            }
             // One table the credential may not use (a grant forgotten) is that table's finding, not the end of check.
             return new TableStatus(name, resolved, State.NOT_READY, List.of("the probe failed: " + e.getMessage()
                     + ". A dry run needs SELECT, UPDATE and DELETE on it for the planning credential (samples/roles)"),

@@ -1,6 +1,7 @@
 package dev.llmsafe.cli;
 
 import dev.llmsafe.RefusedException;
+import dev.llmsafe.check.EnvironmentCheck;
 import dev.llmsafe.policy.ConfigException;
 import java.io.PrintWriter;
 import java.sql.SQLException;
@@ -35,7 +36,7 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
             status = Main.ERROR;
             code = "DATABASE";
             message = "the database could not be used: " + oneLine(s.getMessage()) + (s.getSQLState() == null ? ""
-                    : " (SQLState " + s.getSQLState() + ")") + (deniedPrivilege(s)
+                    : " (SQLState " + s.getSQLState() + ")") + (EnvironmentCheck.deniedPrivilege(s)
                     ? ". The credential of that connection lacks a privilege: grant it as samples/roles shows for its"
                     + " role"
                     : ". Check that the server is up and the URL, user and password in the configuration are right")
@@ -58,19 +59,5 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
 
     private static String oneLine(String s) {
         return s == null ? "" : s.replaceAll("\\s+", " ").trim();
-    }
-
-    /**
-     * A privilege the database refused, not a connection that failed: PostgreSQL's 42501, MySQL and
-     * MariaDB's command, column and routine denials (1142, 1143, 1370).
-     */
-    private static boolean deniedPrivilege(SQLException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException s && ("42501".equals(s.getSQLState()) || s.getErrorCode() == 1142
-                    || s.getErrorCode() == 1143 || s.getErrorCode() == 1370)) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -14,6 +14,7 @@ import dev.llmsafe.sql.Analysis;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -153,6 +154,7 @@ record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<S
      */
     private static void checkTablesRead(Connection c, Dialect dialect, Policy policy, Analysis a, TableRef target, String what)
             throws SQLException {
+        Set<TableRef> allowlisted = null;
         for (QualifiedName name : a.tables()) {
             if (name.equals(a.target())) {
                 continue;
@@ -160,7 +162,14 @@ record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<S
             TableRef ref = dialect.resolve(c, name).orElseThrow(() -> new RefusedException(Refusal.TABLE_NOT_ALLOWED,
                     name + " is not a table this connection can see, so it is not one the policy allows. Name only"
                             + " allowlisted tables in the " + what + "."));
-            if (!ref.equals(target) && allowed(c, dialect, policy, ref).isEmpty()) {
+            if (allowlisted == null) {
+                // The policy's names resolved once per statement, not once per table it reads.
+                allowlisted = new HashSet<>();
+                for (TablePolicy tp : policy.tables().values()) {
+                    dialect.resolve(c, tp.name()).ifPresent(allowlisted::add);
+                }
+            }
+            if (!ref.equals(target) && !allowlisted.contains(ref)) {
                 throw new RefusedException(Refusal.TABLE_NOT_ALLOWED, ref + " is read by this " + what + " but is not in"
                         + " the policy's allowlist (policy.allow): its values could reach the card, or be probed"
                         + " through the rows that match. Name only allowlisted tables.");
