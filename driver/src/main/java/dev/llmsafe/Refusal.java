@@ -11,6 +11,8 @@ public enum Refusal {
     EMPTY("42601"),
     /** S1: longer than the configured maximum. */
     TOO_LONG("54000"),
+    /** S9: nested or chained deeper than the analysis can follow (parentheses, CASE, operators). */
+    TOO_COMPLEX("54001"),
     /** S2: the text cannot be read (an unterminated string, comment, quoted identifier or dollar quote). */
     LEX("42601"),
     /** S3: more than one statement. */

@@ -70,12 +70,17 @@ public final class StatementAnalyzer {
             throw new RefusedException(r.code(), r.detail());
         }
         try {
-            Analysis a = new Reading(Lexer.lex(sql, settings), settings).analysis();
+            Lexed lexed = Lexer.lex(sql, settings);
+            Nesting.check(lexed);
+            Analysis a = new Reading(lexed, settings).analysis();
             cache.put(key, a);
             return a;
         } catch (RefusedException e) {
             cache.put(key, new VerdictCache.Refused(e.code(), e.detail()));
             throw e;
+        } catch (StackOverflowError e) {
+            // S9: not cached; it depends on the stack of the thread that asked, not on the text alone.
+            throw Nesting.stackExhausted(e);
         }
     }
 
