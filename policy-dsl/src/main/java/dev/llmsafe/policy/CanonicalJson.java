@@ -159,6 +159,8 @@ final class CanonicalJson {
             }
         }
         g.writeNumberField("timeoutMs", p.read().timeoutMs());
+        g.writeNumberField("holdMs", p.read().holdMs());
+        g.writeNumberField("maxBytes", p.read().maxBytes());
         g.writeEndObject();
         g.writeEndObject();
     }

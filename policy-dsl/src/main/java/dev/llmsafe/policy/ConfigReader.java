@@ -28,7 +28,7 @@ final class ConfigReader {
     private static final List<String> POLICY_KEYS = List.of("allow", "impact", "denyIdentifiers", "denyWrite",
             "autoColumns", "maxUpdateRows", "maxDeleteRows", "limits", "read", "maxStatementLength");
     private static final List<String> LIMIT_KEYS = List.of("maxUpdateRows", "maxDeleteRows");
-    private static final List<String> READ_KEYS = List.of("maxRows", "maxCost", "timeoutMs");
+    private static final List<String> READ_KEYS = List.of("maxRows", "maxCost", "timeoutMs", "holdMs", "maxBytes");
 
     private final String source;
     private final UnaryOperator<String> environment;
@@ -222,7 +222,10 @@ final class ConfigReader {
         b.read(r -> {
             optional(o, "maxRows").ifPresent(m -> r.maxRows(integer(m.value(), "policy.read.maxRows", 1, 1_000_000)));
             optional(o, "timeoutMs").ifPresent(m ->
-                    r.timeoutMs(integer(m.value(), "policy.read.timeoutMs", 1, 3_600_000)));
+                    r.timeoutMs(integer(m.value(), "policy.read.timeoutMs", 1, ReadLimits.MAX_MS)));
+            optional(o, "holdMs").ifPresent(m -> r.holdMs(integer(m.value(), "policy.read.holdMs", 1, ReadLimits.MAX_MS)));
+            optional(o, "maxBytes").ifPresent(m -> r.maxBytes(integer(m.value(), "policy.read.maxBytes",
+                    ReadLimits.MIN_BYTES, ReadLimits.MAX_BYTES)));
             optional(o, "maxCost").ifPresent(m -> {
                 Num n = (Num) expect(m.value(), "policy.read.maxCost", Num.class, "a positive number");
                 double cost = n.value().doubleValue();

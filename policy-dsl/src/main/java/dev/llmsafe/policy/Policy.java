@@ -145,7 +145,8 @@ public final class Policy {
                 .append(secrets.isEmpty() ? "none" : String.join(", ",
                         secrets.keySet().stream().map(QualifiedName::toString).toList()))
                 .append('\n');
-        sb.append("Reads: at most ").append(read.maxRows()).append(" rows, ").append(read.timeoutMs())
+        sb.append("Reads: at most ").append(read.maxRows()).append(" rows and ").append(read.maxBytes())
+                .append(" bytes, ").append(read.timeoutMs()).append(" ms, held at most ").append(read.holdMs())
                 .append(" ms, ").append(read.maxCost().isPresent()
                         ? "estimated cost at most " + formatNumber(read.maxCost().getAsDouble())
                         : "no cost gate").append('\n');
@@ -291,7 +292,8 @@ public final class Policy {
         public Builder read(Consumer<ReadBuilder> spec) {
             ReadBuilder rb = new ReadBuilder(read);
             spec.accept(rb);
-            this.read = new ReadLimits(rb.maxRows, rb.maxCost, rb.timeoutMs);
+            this.read = new ReadLimits(rb.maxRows, rb.maxCost, rb.timeoutMs,
+                    rb.holdMs != null ? rb.holdMs : ReadLimits.defaultHoldMs(rb.timeoutMs), rb.maxBytes);
             return this;
         }
 
@@ -366,11 +368,16 @@ public final class Policy {
         private int maxRows;
         private OptionalDouble maxCost;
         private int timeoutMs;
+        private Integer holdMs;
+        private int maxBytes;
 
         private ReadBuilder(ReadLimits from) {
             this.maxRows = from.maxRows();
             this.maxCost = from.maxCost();
             this.timeoutMs = from.timeoutMs();
+            // A holdMs that only followed the old timeoutMs follows the new one too.
+            this.holdMs = from.holdMs() == ReadLimits.defaultHoldMs(from.timeoutMs()) ? null : from.holdMs();
+            this.maxBytes = from.maxBytes();
         }
 
         /** Rows returned at most (default 1000). */
@@ -391,8 +398,25 @@ public final class Policy {
 
         /** The statement timeout of a read, in milliseconds (default 5000). */
         public ReadBuilder timeoutMs(int millis) {
-            checkRange("timeoutMs", millis, 1, 3_600_000);
+            checkRange("timeoutMs", millis, 1, ReadLimits.MAX_MS);
             this.timeoutMs = millis;
+            return this;
+        }
+
+        /**
+         * How long the model's connection may hold a transaction or an open result set, in
+         * milliseconds (R11; default timeoutMs + 5000).
+         */
+        public ReadBuilder holdMs(int millis) {
+            checkRange("holdMs", millis, 1, ReadLimits.MAX_MS);
+            this.holdMs = millis;
+            return this;
+        }
+
+        /** The bytes of values a read may return, 1 KiB to 1 GiB (R12; default 16 MiB). */
+        public ReadBuilder maxBytes(int bytes) {
+            checkRange("maxBytes", bytes, ReadLimits.MIN_BYTES, ReadLimits.MAX_BYTES);
+            this.maxBytes = bytes;
             return this;
         }
     }

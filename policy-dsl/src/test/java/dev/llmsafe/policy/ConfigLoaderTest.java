@@ -194,7 +194,9 @@ class ConfigLoaderTest {
                   "read" : {
                     "maxRows" : 1000,
                     "maxCost" : 12.5,
-                    "timeoutMs" : 5000
+                    "timeoutMs" : 5000,
+                    "holdMs" : 10000,
+                    "maxBytes" : 16777216
                   }
                 }
                 """);
@@ -220,7 +222,8 @@ class ConfigLoaderTest {
                 .contains("Tables it may propose changes to (1):")
                 .contains("orders: up to 200 rows per UPDATE, 50 per DELETE; never sets total_cents")
                 .contains("Secret identifiers, never read or written: password_hash")
-                .contains("Reads: at most 1000 rows, 5000 ms, estimated cost at most 100000");
+                .contains("Reads: at most 1000 rows and 16777216 bytes, 5000 ms, held at most 10000 ms, estimated cost at most"
+                        + " 100000");
     }
 
     @Test
