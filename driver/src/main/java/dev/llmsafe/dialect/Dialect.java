@@ -156,6 +156,44 @@ public interface Dialect {
      */
     boolean boundsReadTime();
 
+    // ---- holds (R11) ----
+
+    /**
+     * R11: makes the server end a transaction of the read session that stays idle longer than
+     * {@code holdMs}, where the server can (PostgreSQL's idle_in_transaction_session_timeout, which
+     * closes the connection). Runs in auto-commit mode.
+     *
+     * @return whether the server now ends idle transactions itself; where not, the guard's own timer does
+     */
+    default boolean boundIdleTransactions(Connection c, int holdMs) throws SQLException {
+        return false;
+    }
+
+    /** Undoes {@link #boundIdleTransactions}, for a connection that goes back to an application's own pool. */
+    default void unboundIdleTransactions(Connection c) throws SQLException {
+    }
+
+    /** R11: whether an error is the server ending the session for an idle transaction. */
+    default boolean isIdleTransactionTimeout(SQLException e) {
+        return false;
+    }
+
+    /**
+     * R11: the isolation level a read transaction runs at when {@code requested} is asked for: the same,
+     * unless the level makes reads lock rows others write (InnoDB's SERIALIZABLE, measured).
+     */
+    default int readIsolation(int requested) {
+        return requested;
+    }
+
+    /**
+     * R11: whether a result set of this statement, left open, holds the database for other sessions
+     * even in auto-commit mode (SQLite's read lock; a streaming MySQL result).
+     */
+    default boolean resultSetHolds(java.sql.Statement vendorStatement) throws SQLException {
+        return false;
+    }
+
     /** R3: whether an error is the server refusing to write in a read-only session or transaction. */
     boolean isReadOnlyViolation(SQLException e);
 

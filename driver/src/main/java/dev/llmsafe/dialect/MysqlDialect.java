@@ -321,6 +321,23 @@ final class MysqlDialect implements Dialect {
         });
     }
 
+    /**
+     * R11: InnoDB turns every plain SELECT of a SERIALIZABLE transaction into a locking read, in a
+     * read-only transaction too (measured on MariaDB 10.11, SPEC.md F34: another session's UPDATE of the
+     * row waited); REPEATABLE READ reads one consistent snapshot without row locks, which is all a
+     * transaction that only reads can observe.
+     */
+    @Override
+    public int readIsolation(int requested) {
+        return requested == Connection.TRANSACTION_SERIALIZABLE ? Connection.TRANSACTION_REPEATABLE_READ : requested;
+    }
+
+    /** R11: Connector/J buffers a result unless it streams (fetch size MIN_VALUE) or uses a server cursor. */
+    @Override
+    public boolean resultSetHolds(java.sql.Statement vendorStatement) throws SQLException {
+        return vendorStatement != null && vendorStatement.getFetchSize() != 0;
+    }
+
     @Override
     public boolean boundsReadTime() {
         return true;

@@ -238,6 +238,23 @@ final class PostgresDialect implements Dialect {
         });
     }
 
+    /** R11: measured on PostgreSQL 15 (SPEC.md F33): the server closes the connection, 25P03, then 08003. */
+    @Override
+    public boolean boundIdleTransactions(Connection c, int holdMs) throws SQLException {
+        Jdbc.inAutoCommit(c, () -> Jdbc.execute(c, "SET idle_in_transaction_session_timeout = '" + holdMs + "ms'"));
+        return true;
+    }
+
+    @Override
+    public void unboundIdleTransactions(Connection c) throws SQLException {
+        Jdbc.inAutoCommit(c, () -> Jdbc.execute(c, "RESET idle_in_transaction_session_timeout"));
+    }
+
+    @Override
+    public boolean isIdleTransactionTimeout(SQLException e) {
+        return "25P03".equals(e.getSQLState());
+    }
+
     @Override
     public boolean boundsReadTime() {
         return true;

@@ -223,6 +223,16 @@ final class SqliteDialect implements Dialect {
         Jdbc.execute(c, "PRAGMA query_only = OFF");
     }
 
+    /**
+     * R11: sqlite-jdbc steps a result row by row, and until it is closed the statement keeps the
+     * database's read lock, in auto-commit mode too (measured, SPEC.md F35: a writer got SQLITE_BUSY
+     * while a result set was open, unread or read to the row cap).
+     */
+    @Override
+    public boolean resultSetHolds(java.sql.Statement vendorStatement) {
+        return true;
+    }
+
     @Override
     public boolean boundsReadTime() {
         return false;

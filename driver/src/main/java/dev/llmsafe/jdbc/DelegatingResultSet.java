@@ -1,5 +1,6 @@
 package dev.llmsafe.jdbc;
 
+import dev.llmsafe.RefusedException;
 import java.io.InputStream;
 import java.io.Reader;
 import java.math.BigDecimal;
@@ -27,6 +28,7 @@ abstract class DelegatingResultSet implements ResultSet {
 
     private final ResultSet delegate;
     private volatile boolean closed;
+    private volatile RefusedException endedWith;
     private boolean pastCap;
 
     DelegatingResultSet(ResultSet delegate) {
@@ -36,9 +38,20 @@ abstract class DelegatingResultSet implements ResultSet {
     /** The vendor result set, or an error once this one is closed. */
     final ResultSet d() throws SQLException {
         if (closed) {
-            throw Wrappers.closed("result set");
+            throw endedWith != null ? new RefusedException(endedWith.code(), endedWith.detail())
+                    : Wrappers.closed("result set");
         }
         return delegate;
+    }
+
+    /** R11: from now on every method says why llmsafe closed this result set. */
+    final void endWith(RefusedException why) {
+        endedWith = why;
+    }
+
+    /** Why llmsafe closed it, or null. */
+    final RefusedException endedWith() {
+        return endedWith;
     }
 
     /**

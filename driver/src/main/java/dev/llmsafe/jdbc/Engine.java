@@ -54,6 +54,7 @@ final class Engine implements AutoCloseable {
     private final PlanPool planPool;
     private final PlanSinkFactory sinks;
     private final Watchdog watchdog;
+    private final HoldTimer holdTimer = new HoldTimer();
     private Planner planner;
     private PlanSink sink;
     private boolean closed;
@@ -149,6 +150,11 @@ final class Engine implements AutoCloseable {
         return watchdog;
     }
 
+    /** Ends the holds of the model's connections at policy.read.holdMs where the server does not (R11). */
+    HoldTimer holdTimer() {
+        return holdTimer;
+    }
+
     /** Whether reads run on a connection of their own (readConnection), not on the caller's. */
     boolean separateReads() {
         return config.flatMap(LlmSafeConfig::readConnection).isPresent();
@@ -232,5 +238,6 @@ final class Engine implements AutoCloseable {
         if (watchdog != null) {
             watchdog.close();
         }
+        holdTimer.close();
     }
 }

@@ -61,14 +61,17 @@ final class Guard {
     private final LexSettings lex;
     private final String proposer;
     private final Allowlist allowlist;
+    private final Holds holds;
     private final Map<String, String> secretColumns = new HashMap<>();
 
     /**
      * @param exec the connection reads run on, already in its read-only session
      * @param proposer who proposes the plans of this connection, as given
+     * @param holds the bounds on how long that connection holds the database (R11)
      */
-    Guard(Engine engine, Connection exec, String proposer) throws SQLException {
+    Guard(Engine engine, Connection exec, String proposer, Holds holds) throws SQLException {
         this.engine = engine;
+        this.holds = holds;
         this.policy = engine.policy();
         this.dialect = engine.dialect();
         this.lex = dialect.lexSettings(exec);
@@ -111,22 +114,28 @@ final class Guard {
         if (a.isWrite()) {
             throw new IllegalStateException("a write reached the read path");
         }
-        Set<TableRef> tables = checkRead(a);
-        OptionalDouble maxCost = policy.read().maxCost();
-        if (maxCost.isPresent()) {
-            checkCost(a, parameters, tables, maxCost.getAsDouble());
-        }
         ResultSet rs;
-        Watchdog watchdog = engine.watchdog();
-        Watchdog.Watch watch = watchdog == null ? null : watchdog.watch(statement);
         try {
-            rs = execution.run();
-        } catch (SQLException e) {
-            throw translate(e);
-        } finally {
-            if (watch != null) {
-                watch.close();
+            holds.beforeRead();
+            Set<TableRef> tables = checkRead(a);
+            OptionalDouble maxCost = policy.read().maxCost();
+            if (maxCost.isPresent()) {
+                checkCost(a, parameters, tables, maxCost.getAsDouble());
             }
+            Watchdog watchdog = engine.watchdog();
+            Watchdog.Watch watch = watchdog == null ? null : watchdog.watch(statement);
+            try {
+                rs = execution.run();
+            } catch (SQLException e) {
+                throw translate(e);
+            } finally {
+                if (watch != null) {
+                    watch.close();
+                }
+            }
+            holds.readRan();
+        } catch (SQLException e) {
+            throw holds.translate(e);
         }
         if (rs != null) {
             checkColumns(rs);
@@ -177,12 +186,18 @@ final class Guard {
             throw new RefusedException(Refusal.UNSUPPORTED_STATEMENT, "the read has " + a.parameterCount() + " ?"
                     + " parameters; the estimate needs the values written in. Nothing ran.");
         }
-        Set<TableRef> tables = checkRead(a);
         Dialect.ReadCost cost;
         try {
-            cost = dialect.explainCost(exec, a.text(), NO_PARAMETERS, tables);
+            holds.beforeRead();
+            Set<TableRef> tables = checkRead(a);
+            try {
+                cost = dialect.explainCost(exec, a.text(), NO_PARAMETERS, tables);
+            } catch (SQLException e) {
+                throw translate(e);
+            }
+            holds.readRan();
         } catch (SQLException e) {
-            throw translate(e);
+            throw holds.translate(e);
         }
         return new ReadEstimate(cost.estimate(), cost.unit(), policy.read().maxCost());
     }

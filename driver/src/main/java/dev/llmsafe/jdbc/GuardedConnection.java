@@ -31,19 +31,21 @@ final class GuardedConnection extends ReadOnlySessionConnection implements LlmSa
     private final Connection exec;
     private final boolean ownsRaw;
     private final Guard guard;
+    private final Holds holds;
     private final Runnable onClose;
     private final Set<GuardedStatement<?>> statements = ConcurrentHashMap.newKeySet();
     private GuardedMetaData metaData;
     private SQLWarning warnings;
 
     private GuardedConnection(Engine engine, Connection raw, Connection exec, boolean ownsRaw, Guard guard,
-            Runnable onClose) {
+            Holds holds, Runnable onClose) {
         super(exec);
         this.engine = engine;
         this.raw = raw;
         this.exec = exec;
         this.ownsRaw = ownsRaw;
         this.guard = guard;
+        this.holds = holds;
         this.onClose = onClose;
     }
 
@@ -69,7 +71,9 @@ final class GuardedConnection extends ReadOnlySessionConnection implements LlmSa
                 exec = engine.openReadConnection();
                 engine.dialect().beginReadSession(exec, timeoutMs);
             }
-            return new GuardedConnection(engine, raw, exec, ownsRaw, new Guard(engine, exec, proposer), onClose);
+            Holds holds = Holds.begin(engine, exec);
+            return new GuardedConnection(engine, raw, exec, ownsRaw, new Guard(engine, exec, proposer, holds), holds,
+                    onClose);
         } catch (SQLException | RuntimeException e) {
             if (exec != raw) {
                 closeQuietly(exec);
@@ -109,8 +113,14 @@ final class GuardedConnection extends ReadOnlySessionConnection implements LlmSa
         statements.remove(s);
     }
 
-    private void warn(String message) {
-        SQLWarning w = new SQLWarning(message, "01L02");
+    @Override
+    Holds holds() {
+        return holds;
+    }
+
+    @Override
+    void warn(String message, String sqlState) {
+        SQLWarning w = new SQLWarning(message, sqlState);
         if (warnings == null) {
             warnings = w;
         } else {
@@ -132,10 +142,10 @@ final class GuardedConnection extends ReadOnlySessionConnection implements LlmSa
     private void checkShape(int type, int concurrency) {
         if (type != ResultSet.TYPE_FORWARD_ONLY) {
             warn("llmsafe: result sets are forward-only, so that the row cap holds (R4); the requested type was"
-                    + " downgraded");
+                    + " downgraded", "01L02");
         }
         if (concurrency != ResultSet.CONCUR_READ_ONLY) {
-            warn("llmsafe: result sets are read-only (J3); CONCUR_UPDATABLE was downgraded to CONCUR_READ_ONLY");
+            warn("llmsafe: result sets are read-only (J3); CONCUR_UPDATABLE was downgraded to CONCUR_READ_ONLY", "01L02");
         }
     }
 
@@ -310,6 +320,9 @@ final class GuardedConnection extends ReadOnlySessionConnection implements LlmSa
             if (!raw.isClosed()) {
                 if (!raw.getAutoCommit()) {
                     raw.rollback();
+                }
+                if (raw == exec) {
+                    holds.release();
                 }
                 engine.dialect().endReadSession(raw);
             }

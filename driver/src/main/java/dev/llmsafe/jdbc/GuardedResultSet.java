@@ -1,5 +1,6 @@
 package dev.llmsafe.jdbc;
 
+import dev.llmsafe.RefusedException;
 import java.sql.Array;
 import java.sql.Blob;
 import java.sql.Clob;
@@ -32,6 +33,8 @@ final class GuardedResultSet extends ReadOnlyResultSet {
     private boolean truncated;
     private boolean warningsCleared;
     private GuardedResultSetMetaData metaData;
+    private Holds holds;
+    private volatile HoldTimer.Scheduled holdEnd;
 
     /**
      * @param statement llmsafe's statement that made it, or null (metadata and array result sets)
@@ -43,22 +46,60 @@ final class GuardedResultSet extends ReadOnlyResultSet {
         this.limit = limit;
     }
 
+    /** R11: the connection's holds, told when this closes. */
+    GuardedResultSet watchedBy(Holds h) {
+        this.holds = h;
+        return this;
+    }
+
+    /** R11: the timer that closes this at the bound. */
+    void endHoldWith(HoldTimer.Scheduled end) {
+        this.holdEnd = end;
+    }
+
+    /** R11: closed by llmsafe at the bound; every later call says why. */
+    void holdEnded(RefusedException why) {
+        endWith(why);
+        if (markClosed()) {
+            try {
+                delegateForClose().close();
+            } catch (SQLException e) {
+                // it is closed for the caller either way
+            }
+        }
+    }
+
+    /** The vendor result set ran out of rows: on SQLite its statement no longer holds the read lock. */
+    private void releaseHold() {
+        HoldTimer.Scheduled end = holdEnd;
+        if (end != null) {
+            end.cancel();
+        }
+    }
+
     @Override
     public boolean next() throws SQLException {
         ResultSet d = d();
-        if (limit > 0 && row >= limit) {
-            if (!capReached) {
-                capReached = true;
-                truncated = d.next();
-                endAtCap();
+        try {
+            if (limit > 0 && row >= limit) {
+                if (!capReached) {
+                    capReached = true;
+                    truncated = d.next();
+                    endAtCap();
+                }
+                return false;
             }
+            if (d.next()) {
+                row++;
+                return true;
+            }
+            releaseHold();
             return false;
+        } catch (SQLException e) {
+            // Closed by the hold bound while the vendor call ran: say so, not the vendor's "closed".
+            RefusedException ended = endedWith();
+            throw ended != null ? new RefusedException(ended.code(), ended.detail(), e) : e;
         }
-        if (d.next()) {
-            row++;
-            return true;
-        }
-        return false;
     }
 
     /** R4: whether rows were left out at the cap; known once {@link #next()} returned false. */
@@ -275,6 +316,10 @@ final class GuardedResultSet extends ReadOnlyResultSet {
     @Override
     public void close() throws SQLException {
         if (markClosed()) {
+            releaseHold();
+            if (holds != null) {
+                holds.closed(this);
+            }
             delegateForClose().close();
         }
     }

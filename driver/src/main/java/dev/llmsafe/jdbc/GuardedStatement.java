@@ -203,8 +203,15 @@ class GuardedStatement<S extends Statement> extends DelegatingStatement<S> {
             appliedMaxRows = effective;
         }
         ResultSet rs = guard.read(a, parameters, d(), execution);
-        current = rs == null ? null : new GuardedResultSet(this, rs, callerLimit ? 0 : cap);
+        current = rs == null ? null : watched(new GuardedResultSet(this, rs, callerLimit ? 0 : cap));
         return current;
+    }
+
+    /** R11: the connection's holds know of every result set this statement hands out. */
+    private GuardedResultSet watched(GuardedResultSet rs) throws SQLException {
+        Holds holds = connection.holds();
+        holds.opened(rs.watchedBy(holds), d());
+        return rs;
     }
 
     final void closeCurrent() {
@@ -239,7 +246,7 @@ class GuardedStatement<S extends Statement> extends DelegatingStatement<S> {
         if (more) {
             ResultSet rs = d.getResultSet();
             guard.checkColumns(rs);
-            current = new GuardedResultSet(this, rs, guard.maxRows());
+            current = watched(new GuardedResultSet(this, rs, guard.maxRows()));
         }
         return more;
     }

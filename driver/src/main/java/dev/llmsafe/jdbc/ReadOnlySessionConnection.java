@@ -20,12 +20,16 @@ import org.slf4j.LoggerFactory;
  * makes. The read connection is in a read-only session that the server enforces (set in SQL when it
  * was opened), and every statement it runs has been judged a read; so the transaction methods pass
  * through (a COMMIT there commits nothing, and no isolation level lifts the session's read-only mode,
- * as each database's tests show), while whatever would move name resolution, reach other data or write
- * a large object is refused.
+ * as each database's tests show), told to the connection's {@link Holds} so that no transaction is
+ * held past its bound and no isolation level makes reads lock (R11), while whatever would move name
+ * resolution, reach other data or write a large object is refused.
  */
 abstract class ReadOnlySessionConnection extends DelegatingConnection {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReadOnlySessionConnection.class);
+
+    /** The SQLState of the warning that an isolation level was lowered (R11). */
+    static final String ISOLATION_LOWERED = "01L03";
 
     ReadOnlySessionConnection(Connection readConnection) {
         super(readConnection);
@@ -66,25 +70,71 @@ abstract class ReadOnlySessionConnection extends DelegatingConnection {
         }
     }
 
-    /** Passes through: no isolation level makes a read-only session writable (asserted per database). */
+    /** R11: how long this connection holds transactions and result sets. */
+    abstract Holds holds();
+
+    /** Adds a warning to the connection's chain. */
+    abstract void warn(String message, String sqlState);
+
+    /**
+     * No isolation level makes a read-only session writable (asserted per database); a level at which
+     * reads lock rows others write is lowered to one that does not, with a {@link java.sql.SQLWarning}
+     * with SQLState {@value #ISOLATION_LOWERED} on the connection (R11).
+     */
     @Override
     public void setTransactionIsolation(int level) throws SQLException {
-        d().setTransactionIsolation(level);
+        Connection d = d();
+        int applied = holds().isolationFor(level);
+        if (applied != level) {
+            warn("llmsafe: reads at isolation level " + level + " take shared row locks on this database, which make"
+                    + " other sessions' writes wait (R11); the connection runs at level " + applied + " instead, where"
+                    + " a transaction that only reads sees one consistent snapshot", ISOLATION_LOWERED);
+        }
+        try {
+            d.setTransactionIsolation(applied);
+        } catch (SQLException e) {
+            throw holds().translate(e);
+        }
     }
 
     @Override
     public void setAutoCommit(boolean autoCommit) throws SQLException {
-        d().setAutoCommit(autoCommit);
+        Connection d = d();
+        try {
+            d.setAutoCommit(autoCommit);
+        } catch (SQLException e) {
+            throw holds().translate(e);
+        }
+        if (autoCommit) {
+            holds().transactionEnded();
+        }
     }
 
     @Override
     public void commit() throws SQLException {
-        d().commit();
+        Connection d = d();
+        Holds holds = holds();
+        holds.beforeCommit();
+        try {
+            d.commit();
+        } catch (SQLException e) {
+            throw holds.translate(e);
+        } finally {
+            holds.transactionEnded();
+        }
     }
 
     @Override
     public void rollback() throws SQLException {
-        d().rollback();
+        Connection d = d();
+        Holds holds = holds();
+        try {
+            d.rollback();
+        } catch (SQLException e) {
+            throw holds.translate(e);
+        } finally {
+            holds.transactionEnded();
+        }
     }
 
     @Override
