@@ -65,6 +65,8 @@ public enum Refusal {
     FORBIDDEN_FUNCTION("42501"),
     /** R5: a read whose estimated cost is above the bound. */
     COST_TOO_HIGH("54000"),
+    /** R12: a value larger than the bytes a read may return, or a result the driver refused to buffer. */
+    TOO_LARGE("54000"),
     /** R11: the model's connection held a transaction or a result set longer than the bound; llmsafe ended it. */
     HOLD_EXPIRED("25L02"),
 

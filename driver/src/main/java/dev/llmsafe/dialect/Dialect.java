@@ -194,6 +194,35 @@ public interface Dialect {
         return false;
     }
 
+    // ---- bytes (R12) ----
+
+    /**
+     * R12: makes the database refuse to hand the read session a value larger than {@code maxBytes},
+     * where it can (SQLite's SQLITE_LIMIT_LENGTH); MySQL and MariaDB bound every value by the server's
+     * max_allowed_packet, PostgreSQL not at all (its driver's maxResultBuffer is set when llmsafe opens
+     * the connection).
+     */
+    default void boundValueSize(Connection c, int maxBytes) throws SQLException {
+    }
+
+    /** Undoes {@link #boundValueSize}, for a connection that goes back to an application's own pool. */
+    default void unboundValueSize(Connection c) throws SQLException {
+    }
+
+    /** R12: whether an error is the driver or the database refusing a result or value past the byte bound. */
+    default boolean isResultTooLarge(SQLException e) {
+        return false;
+    }
+
+    /**
+     * R12: the fetch size a read's statement gets when the caller set none, so that a driver that
+     * would buffer the whole result fetches it in batches where it can (pgjdbc, in a transaction); 0
+     * leaves the driver's default.
+     */
+    default int readFetchSize() {
+        return 0;
+    }
+
     /** R3: whether an error is the server refusing to write in a read-only session or transaction. */
     boolean isReadOnlyViolation(SQLException e);
 

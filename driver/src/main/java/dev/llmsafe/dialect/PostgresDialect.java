@@ -250,6 +250,22 @@ final class PostgresDialect implements Dialect {
         Jdbc.inAutoCommit(c, () -> Jdbc.execute(c, "RESET idle_in_transaction_session_timeout"));
     }
 
+    /** R12: pgjdbc's maxResultBuffer, measured on 42.7.14: 08S01, and the connection is closed. */
+    @Override
+    public boolean isResultTooLarge(SQLException e) {
+        return "08S01".equals(e.getSQLState()) && String.valueOf(e.getMessage()).contains("maxResultBuffer");
+    }
+
+    /**
+     * R12: pgjdbc reads a whole result before handing out its first row, unless the statement has a
+     * fetch size and runs in a transaction (measured: then it fetches a batch at a time, and its
+     * maxResultBuffer counts each batch).
+     */
+    @Override
+    public int readFetchSize() {
+        return 16;
+    }
+
     @Override
     public boolean isIdleTransactionTimeout(SQLException e) {
         return "25P03".equals(e.getSQLState());

@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteLimits;
 
 /**
  * SQLite through sqlite-jdbc. No row locks: the dry run and the apply take the whole database's write
@@ -231,6 +232,27 @@ final class SqliteDialect implements Dialect {
     @Override
     public boolean resultSetHolds(java.sql.Statement vendorStatement) {
         return true;
+    }
+
+    /**
+     * R12: SQLite refuses to read any value longer than its length limit, stored or computed (measured:
+     * SQLITE_TOOBIG for a stored 2 MB text, a printf() result and length() of it), and the connection
+     * goes on.
+     */
+    @Override
+    public void boundValueSize(Connection c, int maxBytes) throws SQLException {
+        c.unwrap(SQLiteConnection.class).setLimit(SQLiteLimits.SQLITE_LIMIT_LENGTH, maxBytes);
+    }
+
+    /** sqlite-jdbc cannot read a limit back; a value above the compiled maximum sets that maximum. */
+    @Override
+    public void unboundValueSize(Connection c) throws SQLException {
+        c.unwrap(SQLiteConnection.class).setLimit(SQLiteLimits.SQLITE_LIMIT_LENGTH, Integer.MAX_VALUE);
+    }
+
+    @Override
+    public boolean isResultTooLarge(SQLException e) {
+        return (e.getErrorCode() & 0xff) == 18; // SQLITE_TOOBIG
     }
 
     @Override

@@ -16,7 +16,8 @@ import java.util.Calendar;
 
 /**
  * The part of a result set that passes straight through: getters of plain values (numbers, text,
- * dates, bytes, streams) and cursor facts. None writes, runs SQL or returns a JDBC object. What does
+ * dates, bytes, streams; text, bytes and streams counted against the read's byte bound, R12) and
+ * cursor facts. None writes, runs SQL or returns a JDBC object. What does
  * is in {@link ReadOnlyResultSet} (refused) and {@link GuardedResultSet} (wrapped, capped);
  * {@code WrapperTest} checks the split method by method. Once closed, every method throws instead of
  * reaching the vendor result set, and a value getter past the row cap throws instead of reading the
@@ -30,6 +31,7 @@ abstract class DelegatingResultSet implements ResultSet {
     private volatile boolean closed;
     private volatile RefusedException endedWith;
     private boolean pastCap;
+    private ReadBytes bytes;
 
     DelegatingResultSet(ResultSet delegate) {
         this.delegate = delegate;
@@ -70,6 +72,32 @@ abstract class DelegatingResultSet implements ResultSet {
         pastCap = true;
     }
 
+    /** R12: counts the values handed out against the read's byte bound; none for metadata and arrays. */
+    final void countWith(ReadBytes budget) {
+        this.bytes = budget;
+    }
+
+    /** The byte bound of this result, or null. */
+    final ReadBytes bytes() {
+        return bytes;
+    }
+
+    private String t(String v) throws SQLException {
+        return bytes == null ? v : bytes.text(v);
+    }
+
+    private byte[] b(byte[] v) throws SQLException {
+        return bytes == null ? v : bytes.bytes(v);
+    }
+
+    private InputStream in(InputStream v) {
+        return bytes == null ? v : bytes.stream(v);
+    }
+
+    private Reader r(Reader v) {
+        return bytes == null ? v : bytes.reader(v);
+    }
+
     /** Marks this closed; true the first time. */
     final boolean markClosed() {
         boolean was = closed;
@@ -88,7 +116,7 @@ abstract class DelegatingResultSet implements ResultSet {
 
     // @formatter:off
     @Override public boolean wasNull() throws SQLException { return v().wasNull(); }
-    @Override public String getString(int columnIndex) throws SQLException { return v().getString(columnIndex); }
+    @Override public String getString(int columnIndex) throws SQLException { return t(v().getString(columnIndex)); }
     @Override public boolean getBoolean(int columnIndex) throws SQLException { return v().getBoolean(columnIndex); }
     @Override public byte getByte(int columnIndex) throws SQLException { return v().getByte(columnIndex); }
     @Override public short getShort(int columnIndex) throws SQLException { return v().getShort(columnIndex); }
@@ -97,14 +125,14 @@ abstract class DelegatingResultSet implements ResultSet {
     @Override public float getFloat(int columnIndex) throws SQLException { return v().getFloat(columnIndex); }
     @Override public double getDouble(int columnIndex) throws SQLException { return v().getDouble(columnIndex); }
     @Override public BigDecimal getBigDecimal(int columnIndex, int scale) throws SQLException { return v().getBigDecimal(columnIndex, scale); }
-    @Override public byte[] getBytes(int columnIndex) throws SQLException { return v().getBytes(columnIndex); }
+    @Override public byte[] getBytes(int columnIndex) throws SQLException { return b(v().getBytes(columnIndex)); }
     @Override public Date getDate(int columnIndex) throws SQLException { return v().getDate(columnIndex); }
     @Override public Time getTime(int columnIndex) throws SQLException { return v().getTime(columnIndex); }
     @Override public Timestamp getTimestamp(int columnIndex) throws SQLException { return v().getTimestamp(columnIndex); }
-    @Override public InputStream getAsciiStream(int columnIndex) throws SQLException { return v().getAsciiStream(columnIndex); }
-    @Override public InputStream getUnicodeStream(int columnIndex) throws SQLException { return v().getUnicodeStream(columnIndex); }
-    @Override public InputStream getBinaryStream(int columnIndex) throws SQLException { return v().getBinaryStream(columnIndex); }
-    @Override public String getString(String columnLabel) throws SQLException { return v().getString(columnLabel); }
+    @Override public InputStream getAsciiStream(int columnIndex) throws SQLException { return in(v().getAsciiStream(columnIndex)); }
+    @Override public InputStream getUnicodeStream(int columnIndex) throws SQLException { return in(v().getUnicodeStream(columnIndex)); }
+    @Override public InputStream getBinaryStream(int columnIndex) throws SQLException { return in(v().getBinaryStream(columnIndex)); }
+    @Override public String getString(String columnLabel) throws SQLException { return t(v().getString(columnLabel)); }
     @Override public boolean getBoolean(String columnLabel) throws SQLException { return v().getBoolean(columnLabel); }
     @Override public byte getByte(String columnLabel) throws SQLException { return v().getByte(columnLabel); }
     @Override public short getShort(String columnLabel) throws SQLException { return v().getShort(columnLabel); }
@@ -113,17 +141,17 @@ abstract class DelegatingResultSet implements ResultSet {
     @Override public float getFloat(String columnLabel) throws SQLException { return v().getFloat(columnLabel); }
     @Override public double getDouble(String columnLabel) throws SQLException { return v().getDouble(columnLabel); }
     @Override public BigDecimal getBigDecimal(String columnLabel, int scale) throws SQLException { return v().getBigDecimal(columnLabel, scale); }
-    @Override public byte[] getBytes(String columnLabel) throws SQLException { return v().getBytes(columnLabel); }
+    @Override public byte[] getBytes(String columnLabel) throws SQLException { return b(v().getBytes(columnLabel)); }
     @Override public Date getDate(String columnLabel) throws SQLException { return v().getDate(columnLabel); }
     @Override public Time getTime(String columnLabel) throws SQLException { return v().getTime(columnLabel); }
     @Override public Timestamp getTimestamp(String columnLabel) throws SQLException { return v().getTimestamp(columnLabel); }
-    @Override public InputStream getAsciiStream(String columnLabel) throws SQLException { return v().getAsciiStream(columnLabel); }
-    @Override public InputStream getUnicodeStream(String columnLabel) throws SQLException { return v().getUnicodeStream(columnLabel); }
-    @Override public InputStream getBinaryStream(String columnLabel) throws SQLException { return v().getBinaryStream(columnLabel); }
+    @Override public InputStream getAsciiStream(String columnLabel) throws SQLException { return in(v().getAsciiStream(columnLabel)); }
+    @Override public InputStream getUnicodeStream(String columnLabel) throws SQLException { return in(v().getUnicodeStream(columnLabel)); }
+    @Override public InputStream getBinaryStream(String columnLabel) throws SQLException { return in(v().getBinaryStream(columnLabel)); }
     @Override public String getCursorName() throws SQLException { return d().getCursorName(); }
     @Override public int findColumn(String columnLabel) throws SQLException { return d().findColumn(columnLabel); }
-    @Override public Reader getCharacterStream(int columnIndex) throws SQLException { return v().getCharacterStream(columnIndex); }
-    @Override public Reader getCharacterStream(String columnLabel) throws SQLException { return v().getCharacterStream(columnLabel); }
+    @Override public Reader getCharacterStream(int columnIndex) throws SQLException { return r(v().getCharacterStream(columnIndex)); }
+    @Override public Reader getCharacterStream(String columnLabel) throws SQLException { return r(v().getCharacterStream(columnLabel)); }
     @Override public BigDecimal getBigDecimal(int columnIndex) throws SQLException { return v().getBigDecimal(columnIndex); }
     @Override public BigDecimal getBigDecimal(String columnLabel) throws SQLException { return v().getBigDecimal(columnLabel); }
     @Override public boolean isBeforeFirst() throws SQLException { return d().isBeforeFirst(); }
@@ -150,9 +178,9 @@ abstract class DelegatingResultSet implements ResultSet {
     @Override public int getHoldability() throws SQLException { return d().getHoldability(); }
     @Override public SQLXML getSQLXML(int columnIndex) throws SQLException { return v().getSQLXML(columnIndex); }
     @Override public SQLXML getSQLXML(String columnLabel) throws SQLException { return v().getSQLXML(columnLabel); }
-    @Override public String getNString(int columnIndex) throws SQLException { return v().getNString(columnIndex); }
-    @Override public String getNString(String columnLabel) throws SQLException { return v().getNString(columnLabel); }
-    @Override public Reader getNCharacterStream(int columnIndex) throws SQLException { return v().getNCharacterStream(columnIndex); }
-    @Override public Reader getNCharacterStream(String columnLabel) throws SQLException { return v().getNCharacterStream(columnLabel); }
+    @Override public String getNString(int columnIndex) throws SQLException { return t(v().getNString(columnIndex)); }
+    @Override public String getNString(String columnLabel) throws SQLException { return t(v().getNString(columnLabel)); }
+    @Override public Reader getNCharacterStream(int columnIndex) throws SQLException { return r(v().getNCharacterStream(columnIndex)); }
+    @Override public Reader getNCharacterStream(String columnLabel) throws SQLException { return r(v().getNCharacterStream(columnLabel)); }
     // @formatter:on
 }

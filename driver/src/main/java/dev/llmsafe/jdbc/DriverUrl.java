@@ -146,6 +146,37 @@ final class DriverUrl {
         return new Parsed(dialect, realUrl, props, fromUrl, fromProperties, removed);
     }
 
+    /** The byte bound of the reads a connection will serve, asked for only where a property carries it. */
+    @FunctionalInterface
+    interface MaxBytes {
+        long get() throws SQLException;
+    }
+
+    /**
+     * R12: the properties the model's connection is opened with. pgjdbc reads a whole result before it
+     * hands out a row; its {@code maxResultBuffer} makes it stop, and close the connection, once a result
+     * passes the bound (measured on 42.7.14), instead of filling the heap. It is set to twice
+     * {@code policy.read.maxBytes} (its count includes the protocol's own bytes, and a result a little
+     * over the bound is then cut by the guard with a warning instead), unless the URL or the properties
+     * set it themselves; and its {@code adaptiveFetch}, so that the batches it fetches in a transaction
+     * fit it.
+     */
+    static Properties forReads(Parsed p, MaxBytes maxBytes) throws SQLException {
+        if (p.dialect() != SqlDialect.POSTGRESQL || p.realUrl().toLowerCase(Locale.ROOT).contains("maxresultbuffer=")
+                || p.properties().stringPropertyNames().stream().anyMatch(k -> k.equalsIgnoreCase("maxResultBuffer"))) {
+            return p.properties();
+        }
+        Properties out = new Properties();
+        out.putAll(p.properties());
+        out.setProperty("maxResultBuffer", Long.toString(2 * maxBytes.get()));
+        // In a transaction, where pgjdbc fetches in batches, it sizes them to fit that buffer.
+        if (out.stringPropertyNames().stream().noneMatch(k -> k.equalsIgnoreCase("adaptiveFetch"))
+                && !p.realUrl().toLowerCase(Locale.ROOT).contains("adaptivefetch=")) {
+            out.setProperty("adaptiveFetch", "true");
+        }
+        return out;
+    }
+
     private static SqlDialect dialectOf(String url) throws SQLException {
         String u = url.toLowerCase(Locale.ROOT);
         if (u.startsWith("jdbc:postgresql:")) {

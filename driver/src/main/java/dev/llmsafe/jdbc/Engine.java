@@ -167,7 +167,8 @@ final class Engine implements AutoCloseable {
         s.user().ifPresent(u -> props.setProperty("user", u));
         s.password().ifPresent(p -> props.setProperty("password", p.reveal()));
         DriverUrl.Parsed p = DriverUrl.real(s.url(), props);
-        Connection c = RealDrivers.connect(RealDrivers.find(p.realUrl()), p.realUrl(), p.properties());
+        Connection c = RealDrivers.connect(RealDrivers.find(p.realUrl()), p.realUrl(),
+                DriverUrl.forReads(p, () -> policy.read().maxBytes()));
         try {
             dialect.pinSchema(c);
             return c;

@@ -3,6 +3,7 @@ package dev.llmsafe.jdbc;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +60,11 @@ final class Engines {
         }
         users.merge(e, 1, Integer::sum);
         return e;
+    }
+
+    /** The engine for a key, if one is open. */
+    synchronized Optional<Engine> existing(Object key) {
+        return Optional.ofNullable(engines.get(key));
     }
 
     /** One connection of the engine closed; the last one closes the engine. */

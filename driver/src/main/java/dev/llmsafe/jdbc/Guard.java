@@ -93,6 +93,19 @@ final class Guard {
         return policy.read().maxRows();
     }
 
+    /** R12: a fresh count of the bytes one read hands out. */
+    ReadBytes readBytes() {
+        return new ReadBytes(policy.read().maxBytes(), dialect, exec);
+    }
+
+    /** R12: a statement with no fetch size of the caller's fetches in batches where the driver can. */
+    void fetchInBatches(Statement vendor) throws SQLException {
+        int batch = dialect.readFetchSize();
+        if (batch > 0 && vendor.getFetchSize() == 0) {
+            vendor.setFetchSize(batch);
+        }
+    }
+
     /** Whether reads are cost-gated (R5), so that their parameters are kept for EXPLAIN. */
     boolean costGate() {
         return policy.read().maxCost().isPresent();
@@ -245,6 +258,9 @@ final class Guard {
     private SQLException translate(SQLException e) {
         if (e instanceof RefusedException) {
             return e;
+        }
+        if (dialect.isResultTooLarge(e)) {
+            return ReadBytes.translate(e, dialect, exec, policy.read().maxBytes());
         }
         if (dialect.isReadOnlyViolation(e)) {
             return new RefusedException(Refusal.MIXED, "the database refused to write while running a read ("

@@ -72,6 +72,7 @@ final class GuardedConnection extends ReadOnlySessionConnection implements LlmSa
                 engine.dialect().beginReadSession(exec, timeoutMs);
             }
             Holds holds = Holds.begin(engine, exec);
+            engine.dialect().boundValueSize(exec, engine.policy().read().maxBytes());
             return new GuardedConnection(engine, raw, exec, ownsRaw, new Guard(engine, exec, proposer, holds), holds,
                     onClose);
         } catch (SQLException | RuntimeException e) {
@@ -323,6 +324,7 @@ final class GuardedConnection extends ReadOnlySessionConnection implements LlmSa
                 }
                 if (raw == exec) {
                     holds.release();
+                    engine.dialect().unboundValueSize(raw);
                 }
                 engine.dialect().endReadSession(raw);
             }

@@ -16,7 +16,9 @@ import java.util.Map;
 /**
  * The guarded surface of a result set. Rows are capped (R4): the vendor statement fetches one row past
  * the cap, and when that row exists {@link #next()} stops at the cap and a {@link SQLWarning} with
- * SQLState {@value #TRUNCATED} says the result was cut. Objects that reach the database or carry the
+ * SQLState {@value #TRUNCATED} says the result was cut; so does the byte bound (R12, {@link ReadBytes}),
+ * at the first row boundary after it is reached. A result set that holds the database is closed at
+ * policy.read.holdMs ({@link Holds}, R11). Objects that reach the database or carry the
  * vendor's types (arrays, LOBs, nested result sets) are wrapped or refused ({@link Values}); the
  * back-reference is llmsafe's statement (J1); navigating backwards is refused where a cap applies, so
  * that no row past it can be reached.
@@ -31,6 +33,7 @@ final class GuardedResultSet extends ReadOnlyResultSet {
     private long row;
     private boolean capReached;
     private boolean truncated;
+    private boolean cutByBytes;
     private boolean warningsCleared;
     private GuardedResultSetMetaData metaData;
     private Holds holds;
@@ -77,10 +80,26 @@ final class GuardedResultSet extends ReadOnlyResultSet {
         }
     }
 
+    /** R12: counts the values handed out against {@code policy.read.maxBytes}. */
+    GuardedResultSet counting(ReadBytes budget) {
+        countWith(budget);
+        return this;
+    }
+
     @Override
     public boolean next() throws SQLException {
         ResultSet d = d();
         try {
+            ReadBytes budget = bytes();
+            if (!capReached && budget != null && budget.spent()) {
+                // R12: the bound is reached at this row boundary; whether more rows match is known only by
+                // fetching one, which is what the bound is there to avoid: say the result was cut.
+                capReached = true;
+                truncated = true;
+                cutByBytes = true;
+                endAtCap();
+                return false;
+            }
             if (limit > 0 && row >= limit) {
                 if (!capReached) {
                     capReached = true;
@@ -98,7 +117,11 @@ final class GuardedResultSet extends ReadOnlyResultSet {
         } catch (SQLException e) {
             // Closed by the hold bound while the vendor call ran: say so, not the vendor's "closed".
             RefusedException ended = endedWith();
-            throw ended != null ? new RefusedException(ended.code(), ended.detail(), e) : e;
+            if (ended != null) {
+                throw new RefusedException(ended.code(), ended.detail(), e);
+            }
+            ReadBytes budget = bytes();
+            throw budget == null ? e : budget.translate(e);
         }
     }
 
@@ -113,8 +136,12 @@ final class GuardedResultSet extends ReadOnlyResultSet {
         if (!truncated || warningsCleared) {
             return vendor;
         }
-        SQLWarning cut = new SQLWarning("llmsafe: the result was cut at " + limit + " rows (policy.read.maxRows);"
-                + " more rows match. Narrow the read or aggregate it.", TRUNCATED);
+        SQLWarning cut = cutByBytes
+                ? new SQLWarning("llmsafe: the result was cut after " + row + " rows, at " + bytes().used() + " bytes"
+                        + " (policy.read.maxBytes is " + bytes().max() + "); more rows may match. Narrow the read:"
+                        + " fewer rows, fewer or shorter columns.", TRUNCATED)
+                : new SQLWarning("llmsafe: the result was cut at " + limit + " rows (policy.read.maxRows);"
+                        + " more rows match. Narrow the read or aggregate it.", TRUNCATED);
         if (vendor != null) {
             cut.setNextWarning(vendor);
         }
@@ -192,32 +219,37 @@ final class GuardedResultSet extends ReadOnlyResultSet {
 
     @Override
     public Object getObject(int columnIndex) throws SQLException {
-        return Values.value(v().getObject(columnIndex));
+        return counted(Values.value(v().getObject(columnIndex)));
     }
 
     @Override
     public Object getObject(String columnLabel) throws SQLException {
-        return Values.value(v().getObject(columnLabel));
+        return counted(Values.value(v().getObject(columnLabel)));
     }
 
     @Override
     public Object getObject(int columnIndex, Map<String, Class<?>> map) throws SQLException {
-        return Values.value(v().getObject(columnIndex, map));
+        return counted(Values.value(v().getObject(columnIndex, map)));
     }
 
     @Override
     public Object getObject(String columnLabel, Map<String, Class<?>> map) throws SQLException {
-        return Values.value(v().getObject(columnLabel, map));
+        return counted(Values.value(v().getObject(columnLabel, map)));
     }
 
     @Override
     public <T> T getObject(int columnIndex, Class<T> type) throws SQLException {
-        return Values.value(v().getObject(columnIndex, type), type);
+        return counted(Values.value(v().getObject(columnIndex, type), type));
     }
 
     @Override
     public <T> T getObject(String columnLabel, Class<T> type) throws SQLException {
-        return Values.value(v().getObject(columnLabel, type), type);
+        return counted(Values.value(v().getObject(columnLabel, type), type));
+    }
+
+    private <T> T counted(T value) throws SQLException {
+        ReadBytes budget = bytes();
+        return budget == null ? value : budget.object(value);
     }
 
     @Override

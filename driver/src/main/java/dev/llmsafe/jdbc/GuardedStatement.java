@@ -202,8 +202,10 @@ class GuardedStatement<S extends Statement> extends DelegatingStatement<S> {
             d().setMaxRows((int) effective);
             appliedMaxRows = effective;
         }
+        guard.fetchInBatches(d());
         ResultSet rs = guard.read(a, parameters, d(), execution);
-        current = rs == null ? null : watched(new GuardedResultSet(this, rs, callerLimit ? 0 : cap));
+        current = rs == null ? null : watched(new GuardedResultSet(this, rs, callerLimit ? 0 : cap)
+                .counting(guard.readBytes()));
         return current;
     }
 
@@ -246,7 +248,7 @@ class GuardedStatement<S extends Statement> extends DelegatingStatement<S> {
         if (more) {
             ResultSet rs = d.getResultSet();
             guard.checkColumns(rs);
-            current = watched(new GuardedResultSet(this, rs, guard.maxRows()));
+            current = watched(new GuardedResultSet(this, rs, guard.maxRows()).counting(guard.readBytes()));
         }
         return more;
     }

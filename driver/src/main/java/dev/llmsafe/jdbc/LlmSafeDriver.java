@@ -80,11 +80,15 @@ public final class LlmSafeDriver implements Driver {
         ConfigDiscovery.Location location = discovery.locate(parsed.own(DriverUrl.CONFIG));
         String proposer = Optional.ofNullable(parsed.own(DriverUrl.PROPOSER)).orElse("assistant");
         Driver real = RealDrivers.find(parsed.realUrl());
-        Connection raw = RealDrivers.connect(real, parsed.realUrl(), parsed.properties());
+        Map<String, String> credential = new TreeMap<>();
+        parsed.properties().stringPropertyNames().forEach(k -> credential.put(k, parsed.properties().getProperty(k)));
+        List<Object> key = List.of(location.id(), parsed.realUrl(), credential);
+        Properties forReads = DriverUrl.forReads(parsed, () -> {
+            Optional<Engine> known = engines.existing(key);
+            return (known.isPresent() ? known.get().policy() : discovery.load(location).policy()).read().maxBytes();
+        });
+        Connection raw = RealDrivers.connect(real, parsed.realUrl(), forReads);
         try {
-            Map<String, String> credential = new TreeMap<>();
-            parsed.properties().stringPropertyNames().forEach(k -> credential.put(k, parsed.properties().getProperty(k)));
-            List<Object> key = List.of(location.id(), parsed.realUrl(), credential);
             Engine engine = engines.acquire(key, sinks -> {
                 LlmSafeConfig config = discovery.load(location);
                 if (!parsed.removed().isEmpty()) {
