@@ -99,8 +99,8 @@ final class Holds {
         synchronized (lock) {
             if (rolledBack) {
                 rolledBack = false;
-                throw expired("it was rolled back when it had been open for " + holdMs + " ms", "this read did not"
-                        + " run. Send it again: it runs in a new transaction");
+                throw expired("llmsafe rolled it back at the bound", "this read did not run. Send it again: it runs"
+                        + " in a new transaction");
             }
             if (started == 0 || (heldMs = (System.nanoTime() - started) / 1_000_000) <= holdMs) {
                 return;
@@ -138,8 +138,8 @@ final class Holds {
         synchronized (lock) {
             if (rolledBack) {
                 rolledBack = false;
-                throw expired("llmsafe rolled it back when it had been open for " + holdMs + " ms", "there was"
-                        + " nothing to commit (it only read). The next read runs in a new transaction");
+                throw expired("llmsafe rolled it back at the bound", "there was nothing to commit (it only read)."
+                        + " The next read runs in a new transaction");
             }
         }
     }
@@ -182,11 +182,11 @@ final class Holds {
     }
 
     private RefusedException expired(String what, String instead) {
-        return new RefusedException(Refusal.HOLD_EXPIRED, "the transaction of the model's connection was held too"
-                + " long: " + what + " (policy.read.holdMs), because an open transaction keeps locks that make other"
-                + " sessions' schema changes, TRUNCATE and VACUUM FULL wait, and every session queued behind them"
-                + " (R11). Nothing was changed; " + instead + ", and end transactions on this connection (commit or"
-                + " rollback) within " + holdMs + " ms.");
+        return new RefusedException(Refusal.HOLD_EXPIRED, "the transaction of the model's connection was open"
+                + " longer than policy.read.holdMs (" + holdMs + " ms): " + what + ", because an open transaction"
+                + " keeps locks that make other sessions' schema changes, TRUNCATE and VACUUM FULL wait, and every"
+                + " session queued behind them (R11). Nothing was changed; " + instead + ", and end transactions on"
+                + " this connection (commit or rollback) within " + holdMs + " ms.");
     }
 
     // ---- result sets ----
@@ -212,7 +212,7 @@ final class Holds {
     private void endResult(GuardedResultSet rs, String why) {
         open.remove(rs);
         rs.holdEnded(new RefusedException(Refusal.HOLD_EXPIRED, "the result set was closed by llmsafe: " + why
-                + " (policy.read.holdMs), and an open result set keeps the database's read lock (SQLite) or the"
+                + " (policy.read.holdMs (" + holdMs + " ms)), and an open result set keeps the database's read lock (SQLite) or the"
                 + " connection's stream (MySQL), which make writers and schema changes wait (R11). Read results"
                 + " to the end and close them within " + holdMs + " ms, or run the read again."));
     }
