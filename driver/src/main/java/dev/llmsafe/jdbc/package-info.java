@@ -13,6 +13,11 @@
  * methods, one per line, that do none of that; {@code WrapperTest} checks both, method by method,
  * against the java.sql interfaces of the running JDK.
  *
+ * <p>What a read may cost is bounded here too: {@code Holds} ends a transaction or a result set the
+ * model's connection holds past policy.read.holdMs, and keeps reads out of isolation levels that lock
+ * (R11; {@code HoldTimer} runs the ends where the server does not); {@code ReadBytes} counts the
+ * bytes a read hands out against policy.read.maxBytes (R12).
+ *
  * <p>Uses {@code plan} (the dry run), {@code dialect}, {@code sql} and the policy; the plan store
  * ({@code store.PlanStore}, behind {@code storeConnection} or the application's own database) is
  * reached through {@link dev.llmsafe.plan.PlanSink}, opened by {@code PlanSinkFactory}.

@@ -1,7 +1,9 @@
 /**
  * The analysis of one statement, before any database is asked: a dialect-exact {@link
- * dev.llmsafe.sql.Lexer}, JSqlParser for structure, and the rules that need no catalog (SPEC.md S1-S8,
- * W1-W3, W5, W8-W10, W12, and the statement-shape part of R1-R3).
+ * dev.llmsafe.sql.Lexer}, JSqlParser for structure, and the rules that need no catalog (SPEC.md S1-S9,
+ * W1-W3, W5, W8-W10, W12, and the statement-shape part of R1-R3). Between the two, {@code Nesting}
+ * bounds how deep the statement nests (S9), so that neither the parser nor the visitors of its tree
+ * can exhaust the stack or take exponential time.
  *
  * <p>Two readings must agree. The lexer reads the text as the server will (string escapes, quoted
  * identifiers, nested or flat comments, MySQL executable comments); JSqlParser reads its structure.
