@@ -37,7 +37,14 @@ enum Fact {
     F28("foreign key actions with the driver's defaults", SideEffectFacts::sqliteForeignKeysByDefault),
     F29("read-only session vs a writing function called from a SELECT", ReadOnlyFacts::sessionReadOnly),
     F30("read-only transaction vs a writing function called from a SELECT", ReadOnlyFacts::transactionReadOnly),
-    F31("Connection.setReadOnly(true) in auto-commit vs a writing function", ReadOnlyFacts::jdbcSetReadOnly);
+    F31("Connection.setReadOnly(true) in auto-commit vs a writing function", ReadOnlyFacts::jdbcSetReadOnly),
+    F32("another session's writes and DDL while a read-only transaction that read the row is open",
+            HoldFacts::openReadTransaction),
+    F33("the same at SERIALIZABLE", HoldFacts::openSerializableReadTransaction),
+    F34("a transaction idle past the server's idle-in-transaction timeout of 1 s", HoldFacts::idleTransactionTimeout),
+    F35("another session's UPDATE while a result set is open in auto-commit mode", HoldFacts::openResultSet),
+    F36("a value of 20000000 characters computed by the server, driver defaults", HoldFacts::hugeValue),
+    F37("the driver's or database's own 1 MiB limit against a value of 2000000 characters", HoldFacts::ownLimit);
 
     private final String title;
     private final Probe probe;

@@ -163,6 +163,45 @@ final class Guarantees {
                             + " read-only in SQL all the same (R3).")
                     : t.startsWith("setReadOnly refused") ? holds("sqlite-jdbc refuses setReadOnly on an open"
                             + " connection; llmsafe uses PRAGMA query_only (R3).") : null;
+            case F32 -> t.contains("ALTER TABLE: waited") ? holds("A read's open transaction makes schema changes wait,"
+                    + " and every session queued behind them: llmsafe ends the model's transactions at"
+                    + " policy.read.holdMs (R11).")
+                    : holds("A read's open transaction does not make schema changes wait here; llmsafe bounds it at"
+                            + " policy.read.holdMs all the same (R11).");
+            case F33 -> t.contains("UPDATE of the row read: waited") ? (innodb ? holds("SERIALIZABLE makes a read lock"
+                    + " the rows it reads, in a read-only transaction too: llmsafe runs the model's reads at REPEATABLE"
+                    + " READ instead (R11).")
+                    : fails("SERIALIZABLE makes a read lock the rows it reads here, and llmsafe keeps that level on"
+                            + " this database (R11)."))
+                    : holds("SERIALIZABLE takes no row locks that make another session's UPDATE wait here (R11).");
+            case F34 -> f == Flavor.POSTGRES ? (t.startsWith("next statement: error 25P03")
+                    && t.endsWith("connection: closed") ? holds("The server ends an idle transaction at the bound"
+                            + " llmsafe sets on the read session, by closing the connection; llmsafe tells the caller why"
+                            + " with SQLState 08006, which makes pools drop the connection (R11).")
+                    : fails("idle_in_transaction_session_timeout does not end an idle transaction as llmsafe expects:"
+                            + " a model's transaction could hold locks past policy.read.holdMs (R11)."))
+                    : limit("llmsafe does not rely on the server's idle timeout here: its own timer rolls the model's"
+                            + " transaction back at policy.read.holdMs (R11).");
+            case F35 -> f == Flavor.SQLITE ? (t.endsWith("waited, SQLITE_BUSY") ? holds("An open result set keeps"
+                    + " SQLite's read lock, and writers wait: llmsafe closes it at policy.read.holdMs (R11).")
+                    : holds("An open result set does not hold SQLite's lock here; llmsafe bounds it all the same (R11)."))
+                    : t.endsWith("UPDATE ran") ? holds("The driver read the result whole: an open result set in"
+                            + " auto-commit mode holds nothing here (R11).")
+                    : fails("An open result set in auto-commit mode holds a lock here, which llmsafe does not bound on"
+                            + " this database (R11).");
+            case F36 -> t.startsWith("NULL, warning 1301") ? holds("The server bounds every value by"
+                    + " max_allowed_packet: a value past it comes back NULL with warning 1301 (R12).")
+                    : t.equals("20000000 characters") ? limit("The server hands out a value this large: only"
+                            + " policy.read.maxBytes and the driver's or the database's own limit (F37) keep it out of"
+                            + " the application's memory (R12).") : null;
+            case F37 -> t.startsWith("stopped with") ? holds(f == Flavor.POSTGRES ? "pgjdbc stops at its"
+                    + " maxResultBuffer before buffering more" + (t.endsWith("closed") ? ", and closes the connection:"
+                            + " llmsafe sets it at twice policy.read.maxBytes where it opens the connection, and says why"
+                            + " with SQLState 08006 (R12)." : " (R12).")
+                    : "SQLite refuses a value longer than its length limit" + (t.endsWith("open") ? ", and the"
+                            + " connection goes on" : "") + ": llmsafe sets it at policy.read.maxBytes (R12).")
+                    : fails("The limit llmsafe sets does not stop a result past it here: a read could fill the"
+                            + " application's memory (R12).");
         };
         return v != null ? v : fails("llmsafe was not built on this answer (" + a.fact().title() + "): what it"
                 + " relies on here is unknown. Report it with this output.");
@@ -175,6 +214,10 @@ final class Guarantees {
             case F20, F21 -> "SQLite has no roles: whoever opens the file reads the whole schema, and the file's"
                     + " permissions are the only guard of its data.";
             case F30 -> "SQLite has no read-only transactions; PRAGMA query_only (F29) is the guard of reads.";
+            case F33 -> "SQLite has one isolation level, whose database lock F32 measures.";
+            case F34 -> "SQLite has no server to end an idle transaction: llmsafe's own timer does (R11).";
+            case F37 -> "Connector/J has no limit on what it buffers: the server's max_allowed_packet bounds each value"
+                    + " (F36), and policy.read.maxBytes what is handed out (R12).";
             default -> "Does not apply here: " + why + ".";
         };
         return new Verdict(Status.NOT_APPLICABLE, meaning);
