@@ -6,6 +6,7 @@ import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.Bounds;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.TableRef;
+import dev.llmsafe.dialect.UnreadableValueException;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.sql.Analysis;
 import dev.llmsafe.sql.SecretCheck;
@@ -70,9 +71,36 @@ public final class Planner {
      * @throws SQLException when the database fails in a way that is not a refusal (the server is down)
      */
     public Plan plan(List<Proposal> proposals, String proposer) throws SQLException {
-        if (proposals.isEmpty()) {
-            throw new IllegalArgumentException("nothing to plan");
+        if (proposals == null || proposals.isEmpty() || proposals.stream().anyMatch(java.util.Objects::isNull)) {
+            throw new RefusedException(Refusal.INVALID_ARGUMENT, "there is no statement to plan. Send one UPDATE or"
+                    + " DELETE, or a batch of them.");
         }
+        if (proposer == null || proposer.isBlank()) {
+            throw new RefusedException(Refusal.INVALID_ARGUMENT, "the plan names no proposer; every plan records who"
+                    + " proposed it. Name the proposer.");
+        }
+        try {
+            return planChecked(proposals, proposer);
+        } catch (UnreadableValueException e) {
+            throw unreadable(e);
+        } catch (RuntimeException e) {
+            // J11: a caller of the driver catches SQLException; nothing unchecked may reach it.
+            throw internal("planning", e);
+        }
+    }
+
+    /**
+     * J11: an unexpected failure inside llmsafe, as a refusal with its own code. The dry run's transaction
+     * is rolled back by then (or its connection discarded), so nothing was changed.
+     */
+    public static RefusedException internal(String what, RuntimeException e) {
+        LOG.error("llmsafe failed unexpectedly while {}", what, e);
+        return new RefusedException(Refusal.INTERNAL_ERROR, "llmsafe failed unexpectedly while " + what + " ("
+                + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "). Nothing"
+                + " was changed. This is a defect of llmsafe; please report it with the statement.", e);
+    }
+
+    private Plan planChecked(List<Proposal> proposals, String proposer) throws SQLException {
         for (Proposal p : proposals) {
             SecretCheck.check(p.analysis(), policy);
         }
@@ -95,15 +123,15 @@ public final class Planner {
                 for (int i = 0; i < proposals.size(); i++) {
                     statements.add(run.statement(proposals.get(i), targets.get(i)));
                 }
-            } catch (SQLException e) {
-                if (!rollbackQuietly(c)) {
-                    throw bound(e);
-                }
-                if (run.executedAny()) {
+            } catch (SQLException | RuntimeException e) {
+                if (rollbackQuietly(c) && run.executedAny()) {
                     // Refused after the statement ran: the rollback is proven all the same.
                     run.proveRolledBack();
                 }
-                throw bound(e);
+                if (e instanceof SQLException sql) {
+                    throw bound(sql);
+                }
+                throw e;
             }
             rollback(c);
             run.proveRolledBack();
@@ -118,6 +146,9 @@ public final class Planner {
         if (e instanceof RefusedException r) {
             return r;
         }
+        if (e instanceof UnreadableValueException u) {
+            return unreadable(u);
+        }
         return dialect.boundRefusal(e).map(code -> new RefusedException(code, code == Refusal.LOCK_TIMEOUT
                 ? "a row the statement needs is locked by another session for longer than " + bounds.lockTimeoutMs()
                         + " ms. Nothing was changed; try again when that session is done."
@@ -125,6 +156,12 @@ public final class Planner {
                         + " changed; narrow the WHERE clause.", e))
                 .orElseGet(() -> new RefusedException(Refusal.UNSUPPORTED_STATEMENT, "the database refused the"
                         + " statement during the dry run: " + e.getMessage() + ". Nothing was changed.", e));
+    }
+
+    /** J11, D13: a value that cannot be read exactly is refused with its own code, never shown as a guess. */
+    static RefusedException unreadable(UnreadableValueException e) {
+        return new RefusedException(Refusal.UNREADABLE_VALUE, "a value of the rows this statement touches cannot be"
+                + " read exactly in this session: " + e.getMessage() + ". Nothing was changed.", e);
     }
 
     private void rollback(Connection c) throws SQLException {
@@ -208,6 +245,7 @@ public final class Planner {
                 throw new RefusedException(Refusal.KEY_NOT_UNIQUE, "the " + beforeRows.size() + " rows matched in " + ref
                         + " have only " + before.size() + " distinct keys, so they cannot be told apart at apply.");
             }
+            img.checkBindable(before.keySet());
             boolean writtenBefore = executedAny();
             Map<List<Value>, List<Value>> seen = firstSeen.computeIfAbsent(ref, r -> new LinkedHashMap<>());
             before.forEach(seen::putIfAbsent);
