@@ -159,7 +159,7 @@ public final class Planner {
     }
 
     /** J11, D13: a value that cannot be read exactly is refused with its own code, never shown as a guess. */
-    static RefusedException unreadable(UnreadableValueException e) {
+    public static RefusedException unreadable(UnreadableValueException e) {
         return new RefusedException(Refusal.UNREADABLE_VALUE, "a value of the rows this statement touches cannot be"
                 + " read exactly in this session: " + e.getMessage() + ". Nothing was changed.", e);
     }

@@ -225,7 +225,16 @@ public final class PlanStore implements PlanSink {
         }
     }
 
+    /** J11: a row the store's writer garbled (a status, a date) is a tampered plan, not an unchecked exception. */
     private StoredPlan read(Connection c, UUID id) throws SQLException {
+        try {
+            return readRow(c, id);
+        } catch (IllegalArgumentException | NullPointerException | java.time.DateTimeException e) {
+            throw tampered(id, "the store's row for it cannot be read (" + e.getMessage() + ")");
+        }
+    }
+
+    private StoredPlan readRow(Connection c, UUID id) throws SQLException {
         String[] row;
         try (PreparedStatement ps = c.prepareStatement("SELECT status, plan_json, checksum, seal, approved_by, approved_at,"
                 + " approval_seal, outcome, proposer FROM " + StoreSchema.PLANS + " WHERE id = ?")) {
