@@ -86,10 +86,11 @@ final class TableProbe {
             }
         }
         boolean updateTriggers = info.triggers().stream().anyMatch(t -> t.events().contains("UPDATE"));
-        if (updateTriggers && tp.autoColumns().isEmpty()) {
+        if (updateTriggers && !tp.autoColumnsDeclared()) {
             problems.add("it has UPDATE triggers (" + String.join(", ", info.triggers().stream()
                     .filter(t -> t.events().contains("UPDATE")).map(TableInfo.Trigger::name).toList())
-                    + ") and no declared auto columns: declare the columns they set in policy.autoColumns");
+                    + ") and no declared auto columns: declare the columns they set in policy.autoColumns (an empty list if"
+                    + " they set none)");
         }
         if (!problems.isEmpty()) {
             return new TableStatus(name, resolved, State.NOT_READY, problems, "not probed");

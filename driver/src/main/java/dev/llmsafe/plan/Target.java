@@ -121,10 +121,11 @@ record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<S
         List<String> warnings = new ArrayList<>();
         for (TableInfo.Trigger t : info.triggers()) {
             boolean onThis = t.events().contains(what);
-            if (onThis && a.kind() == Analysis.Kind.UPDATE && tp.autoColumns().isEmpty()) {
+            if (onThis && a.kind() == Analysis.Kind.UPDATE && !tp.autoColumnsDeclared()) {
                 throw new RefusedException(Refusal.AUTO_COLUMNS_UNKNOWN, "the trigger " + t.name() + " on " + info.ref()
                         + " fires " + t.timing() + " UPDATE and may change columns the statement does not name; the"
-                        + " catalog cannot say which. Declare them in policy.autoColumns for this table.");
+                        + " catalog cannot say which. Declare them in policy.autoColumns for this table (an empty"
+                        + " list if its triggers change no column).");
             }
             if (onThis) {
                 warnings.add("The trigger " + t.name() + " (" + t.timing() + " " + what + ") on " + info.ref()

@@ -200,6 +200,33 @@ class PlannerCatalogTest {
         assertThat(plan.warnings()).anySatisfy(w -> assertThat(w).contains("The trigger d8_touch"));
     }
 
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void D8_anEmptyAutoColumnsListDeclaresATriggerThatChangesNoColumn(Engine engine) throws SQLException {
+        Planning p = planning(engine);
+        p.db.execute("CREATE TABLE d8e (id INT PRIMARY KEY, v INT, note VARCHAR(20))", "INSERT INTO d8e VALUES (1, 1, 'a')");
+        switch (engine) {
+            case POSTGRES -> p.db.execute("CREATE FUNCTION d8e_check() RETURNS trigger LANGUAGE plpgsql AS"
+                    + " $$ BEGIN IF NEW.v < 0 THEN RAISE EXCEPTION 'negative'; END IF; RETURN NEW; END $$",
+                    "CREATE TRIGGER d8e_check BEFORE UPDATE ON d8e FOR EACH ROW EXECUTE FUNCTION d8e_check()");
+            case MYSQL -> p.db.execute("CREATE TRIGGER d8e_check BEFORE UPDATE ON d8e FOR EACH ROW"
+                    + " IF NEW.v < 0 THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'negative'; END IF");
+            case SQLITE -> p.db.execute("CREATE TRIGGER d8e_check BEFORE UPDATE ON d8e BEGIN"
+                    + " SELECT RAISE(ABORT, 'negative') WHERE NEW.v < 0; END");
+        }
+        String update = "UPDATE d8e SET v = 2 WHERE id = 1";
+        assertRefused(() -> p.plan(allow("d8e", "x"), update), Refusal.AUTO_COLUMNS_UNKNOWN,
+                "(an empty list if its triggers change no column)");
+        Plan plan = p.plan(Policy.define(x -> x.table("d8e", t -> t.impact("x").autoColumns())), update);
+        PlannedStatement s = plan.statements().get(0);
+        assertThat(s.changedColumns()).containsExactly("v");
+        assertThat(s.autoColumns()).isEmpty();
+        assertThat(plan.card()).contains("1 row would change, in 1 column: v").contains("    v: 1 -> 2\n")
+                .doesNotContain("maintained by the database");
+        assertThat(plan.toJson()).contains("\"autoColumns\":[]");
+        assertThat(p.db.snapshot("d8e")).containsExactly("[1, 1, a]");
+    }
+
     @Test
     void D8_mysqlOnUpdateColumnsAreReportedByTheCatalog() throws SQLException {
         Planning p = planning(Engine.MYSQL);
