@@ -26,6 +26,15 @@ public final class Card {
         for (PlannedStatement s : plan.statements()) {
             sb.append("  ").append(s.table()).append(": ").append(s.impact()).append('\n');
             sb.append("  ").append(summary(s)).append('\n');
+            if (!s.autoColumns().isEmpty()) {
+                // D8: a line of its own, not a before and after: the dry run's value is not the apply's.
+                sb.append("  Maintained by the database, not set by this statement: ").append(String.join(", ",
+                        s.autoColumns())).append(". The database sets ").append(s.autoColumns().size() == 1 ? "it" : "them")
+                        .append(" again at apply; the value is not shown here and not checked.\n");
+            }
+            if (s.irreversible()) {
+                sb.append("  ").append(PlannedStatement.IRREVERSIBLE).append('\n');
+            }
         }
         sb.append('\n').append("Measured by running the statement").append(plan.statements().size() > 1 ? "s" : "")
                 .append(" and rolling back\n");
@@ -98,6 +107,9 @@ public final class Card {
                 sb.append("   (set by the database; at apply it will be the database's own value)");
             }
             sb.append('\n');
+        }
+        for (ColumnChange c : row.unchanged()) {
+            sb.append("    ").append(c.column()).append(": ").append(c.before().render()).append("   (already this value)\n");
         }
     }
 

@@ -272,38 +272,52 @@ public final class Planner {
             List<RowChange> rows = new ArrayList<>();
             Set<String> changedColumns = new LinkedHashSet<>();
             long changedRows = 0;
+            long writtenRows = 0;
             List<String> columns = img.columns();
+            // D8: what the database maintains itself is not what the statement sets; its dry-run value
+            // (the dry run's clock, a trigger's counter) is not what apply will store.
+            List<String> maintained = delete ? List.of() : columns.stream().filter(t.autoColumns()::contains).toList();
             for (Map.Entry<List<Value>, List<Value>> e : before.entrySet()) {
                 List<Value> b = e.getValue();
                 List<Value> f = delete ? null : after.get(e.getKey());
                 List<ColumnChange> changes = new ArrayList<>();
+                List<ColumnChange> unchanged = new ArrayList<>();
+                boolean rowWritten = false;
                 for (int i = 0; i < columns.size(); i++) {
                     String col = columns.get(i);
-                    if (delete || !b.get(i).equals(f.get(i))) {
+                    boolean differs = delete || !b.get(i).equals(f.get(i));
+                    rowWritten |= differs;
+                    if (maintained.contains(col)) {
+                        continue;
+                    }
+                    if (differs) {
                         changes.add(new ColumnChange(col, t.shown(col, b.get(i), maskKey),
-                                delete ? null : t.shown(col, f.get(i), maskKey),
-                                t.autoColumns().contains(col)));
+                                delete ? null : t.shown(col, f.get(i), maskKey), false));
                         changedColumns.add(col);
+                    } else if (t.setColumns().contains(col)) {
+                        // A4: the value the card calls already correct is compared again before apply writes.
+                        Value v = t.shown(col, b.get(i), maskKey);
+                        unchanged.add(new ColumnChange(col, v, v, false));
                     }
                 }
-                if (!changes.isEmpty()) {
-                    changedRows++;
-                }
+                changedRows += changes.isEmpty() ? 0 : 1;
+                writtenRows += rowWritten ? 1 : 0;
                 Map<String, Value> key = new LinkedHashMap<>();
                 for (int i = 0; i < t.info().primaryKey().size(); i++) {
                     key.put(t.info().primaryKey().get(i), e.getKey().get(i));
                 }
-                rows.add(new RowChange(key, changes));
+                rows.add(new RowChange(key, changes, unchanged, Map.of()));
             }
-            SideEffects.check(dialect, meter.measure(), ref, delete, affected, changedRows);
+            SideEffects.check(dialect, meter.measure(), ref, delete, affected, writtenRows);
             if (!delete && changedRows == 0) {
                 throw new RefusedException(Refusal.NO_CHANGE, "the UPDATE matches " + before.size() + " rows of " + ref
-                        + " but changes no value in any of them. There is nothing to approve.");
+                        + " but changes no value in any of them" + (maintained.isEmpty() ? "" : " (the database would only"
+                        + " update what it maintains itself: " + String.join(", ", maintained) + ")")
+                        + ". There is nothing to approve.");
             }
             return new PlannedStatement(a.text(), p.parameters(), delete ? PlannedStatement.Kind.DELETE
                     : PlannedStatement.Kind.UPDATE, ref, t.policy().impact().orElseThrow(), t.info().primaryKey(),
-                    delete ? columns : List.copyOf(changedColumns),
-                    t.autoColumns().stream().filter(changedColumns::contains).toList(), affected, rows);
+                    delete ? columns : List.copyOf(changedColumns), maintained, affected, rows);
         }
 
         private void checkCount(long n, int ceiling, boolean delete, TableRef ref) throws RefusedException {

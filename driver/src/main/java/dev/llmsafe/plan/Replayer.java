@@ -93,13 +93,17 @@ public final class Replayer {
         }
         Map<List<Value>, RowChange> planned = new LinkedHashMap<>();
         for (RowChange r : s.rows()) {
-            planned.put(List.copyOf(r.key().values()), r);
+            planned.put(r.keyValues(), r);
         }
         checkKeys(s, now.keySet(), planned.keySet());
         List<String> columns = img.columns();
         for (Map.Entry<List<Value>, RowChange> e : planned.entrySet()) {
             List<Value> current = now.get(e.getKey());
-            for (ColumnChange ch : e.getValue().columns()) {
+            // A4: before anything is written, every value the card shows for the row: each column that
+            // changes (every column of a DELETE) and each assigned column the card calls already correct.
+            List<ColumnChange> shown = new ArrayList<>(e.getValue().columns());
+            shown.addAll(e.getValue().unchanged());
+            for (ColumnChange ch : shown) {
                 if (ch.auto() && !delete) {
                     continue;
                 }
@@ -144,7 +148,10 @@ public final class Replayer {
         }
     }
 
-    /** A6: the approved columns hold the approved values, and nothing else changed (but auto columns). */
+    /**
+     * A6: the approved columns hold the approved values, and nothing else changed but the columns the card
+     * says the database maintains (D8: only what the card promised is checked, and all of it).
+     */
     private long checkAfter(PlannedStatement s, Target t, List<String> columns, RowChange row, List<Value> before,
             List<Value> after) throws RefusedException {
         if (after == null) {
@@ -157,7 +164,7 @@ public final class Replayer {
             String col = columns.get(i);
             ColumnChange ch = approved.get(col);
             changed |= !before.get(i).equals(after.get(i));
-            if (t.autoColumns().contains(col)) {
+            if (s.autoColumns().contains(col) || ch != null && ch.auto()) {
                 continue;
             }
             if (ch != null) {

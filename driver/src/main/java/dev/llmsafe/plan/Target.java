@@ -193,6 +193,15 @@ record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<S
             throw new RefusedException(Refusal.DENIED_WRITE_COLUMN, info.ref() + "." + name + " is computed by the"
                     + " database (a generated column) and cannot be set. Set the columns it is computed from.");
         }
+        boolean declared = tp.autoColumns().stream().anyMatch(d -> dialect.sameColumn(d, name));
+        if (column.autoUpdated() || declared) {
+            // W13: with ON UPDATE the statement's value wins, with a trigger the trigger's; either way the card
+            // would call a value "set by the database" that the statement sets, or the reverse.
+            throw new RefusedException(Refusal.MAINTAINED_COLUMN, info.ref() + "." + name + " is maintained by the"
+                    + " database itself (" + (declared ? "policy.autoColumns declares that a trigger sets it"
+                    : "the catalog says ON UPDATE") + "), so the statement may not set it: the card could not say whose"
+                    + " value it ends with. Leave it out of SET; the database sets it.");
+        }
         if (info.primaryKey().contains(name)) {
             throw new RefusedException(Refusal.KEY_CHANGE, "the statement changes " + name + ", part of the primary key"
                     + " of " + info.ref() + "; a plan finds its rows again by that key, so keys cannot change here.");

@@ -172,7 +172,7 @@ class PlannerCatalogTest {
 
     @ParameterizedTest
     @EnumSource(Engine.class)
-    void D8_aTriggerThatMayChangeColumnsNeedsThemDeclared(Engine engine) throws SQLException {
+    void D8_W13_aTriggerThatMayChangeColumnsNeedsThemDeclared(Engine engine) throws SQLException {
         Planning p = planning(engine);
         p.db.execute("CREATE TABLE d8 (id INT PRIMARY KEY, v INT, note VARCHAR(20))", "INSERT INTO d8 VALUES (1, 1, 'a')");
         switch (engine) {
@@ -194,10 +194,18 @@ class PlannerCatalogTest {
         }
         Plan plan = p.plan(declared, "UPDATE d8 SET v = 2 WHERE id = 1");
         PlannedStatement s = plan.statements().get(0);
-        assertThat(s.changedColumns()).containsExactly("v", "note");
+        // What the statement sets, and on a line of its own what the database maintains, without a value.
+        assertThat(s.changedColumns()).containsExactly("v");
         assertThat(s.autoColumns()).containsExactly("note");
-        assertThat(plan.card()).contains("note: 'a' -> 'touched'   (set by the database");
+        assertThat(s.rows().get(0).columns()).extracting(ColumnChange::column).containsExactly("v");
+        assertThat(plan.card()).contains("1 row would change, in 1 column: v\n  Maintained by the database, not set by"
+                + " this statement: note.").contains("  id = 1\n    v: 1 -> 2\n").doesNotContain("touched");
+        assertThat(plan.toJson()).contains("\"changedColumns\":[\"v\"],\"autoColumns\":[\"note\"]")
+                .doesNotContain("touched");
         assertThat(plan.warnings()).anySatisfy(w -> assertThat(w).contains("The trigger d8_touch"));
+        // W13: the statement may not set it.
+        assertRefused(() -> p.plan(declared, "UPDATE d8 SET note = 'mine', v = 3 WHERE id = 1"), Refusal.MAINTAINED_COLUMN,
+                ".note is maintained by the database itself (policy.autoColumns declares that a trigger sets it)");
     }
 
     @ParameterizedTest
@@ -228,14 +236,17 @@ class PlannerCatalogTest {
     }
 
     @Test
-    void D8_mysqlOnUpdateColumnsAreReportedByTheCatalog() throws SQLException {
+    void D8_W13_mysqlOnUpdateColumnsAreReportedByTheCatalog() throws SQLException {
         Planning p = planning(Engine.MYSQL);
         p.db.execute("CREATE TABLE d8m (id INT PRIMARY KEY, v INT, updated_at TIMESTAMP(6) NOT NULL"
                 + " DEFAULT '2020-01-01 00:00:00' ON UPDATE CURRENT_TIMESTAMP(6))", "INSERT INTO d8m (id, v) VALUES (1, 1)");
         Plan plan = p.plan(allow("d8m", "x"), "UPDATE d8m SET v = 2 WHERE id = 1");
         assertThat(plan.statements().get(0).autoColumns()).containsExactly("updated_at");
-        assertThat(plan.card()).contains("updated_at: 2020-01-01T00:00:00.000000+00:00 -> ")
-                .contains("(set by the database; at apply it will be the database's own value)");
+        assertThat(plan.statements().get(0).changedColumns()).containsExactly("v");
+        assertThat(plan.card()).contains("Maintained by the database, not set by this statement: updated_at.")
+                .doesNotContain("updated_at: ").doesNotContain("2020-01-01");
+        assertRefused(() -> p.plan(allow("d8m", "x"), "UPDATE d8m SET updated_at = '2021-01-01 00:00:00' WHERE id = 1"),
+                Refusal.MAINTAINED_COLUMN, ".updated_at is maintained by the database itself (the catalog says ON UPDATE)");
     }
 
     @Test
