@@ -264,6 +264,24 @@ class ApplyTest {
         assertThat(w.snapshot("orders")).isEqualTo(before);
     }
 
+    /** D14, D8: SQLite's AFTER UPDATE trigger writing the row again is planned, applied, and the rows are the card's. */
+    @Test
+    void D14_D8_onSqliteATriggerThatWritesTheSameRowIsAppliedAsTheCardShowed() throws SQLException {
+        Workflow w = fresh(Engine.SQLITE);
+        w.db.execute("CREATE TRIGGER orders_touch AFTER UPDATE OF qty ON orders BEGIN"
+                + " UPDATE orders SET note = 'touched ' || NEW.qty WHERE id = NEW.id; END");
+        Policy policy = Policy.define(p -> p.table("orders", t -> t.impact("Changing an order moves money.")
+                .autoColumns("note")));
+        PlanStore store = w.store(null);
+        Plan plan = w.propose(store, policy, "assistant", "UPDATE orders SET qty = qty * 10 WHERE id IN (1, 2)");
+        assertThat(plan.card()).contains("2 rows would change, in 1 column: qty\n  Maintained by the database, not set by"
+                + " this statement: note.").contains("  id = 1\n    qty: 1 -> 10\n  id = 2\n    qty: 2 -> 20\n");
+        new Approver(store, false).approve(plan.id(), "alice");
+        assertThat(w.applier(store, policy).apply(plan.id(), "bob").rows()).containsExactly(2L);
+        assertThat(w.snapshot("orders")).containsExactly("[1, packed, touched 10, 10, t1]",
+                "[2, packed, touched 20, 20, t2]", "[3, open, null, 3, t3]");
+    }
+
     /**
      * A4 before the write, proven by a sequence: nextval is not rolled back, so a statement that ran (and
      * was rolled back for a mismatch found after it) would have moved it. PostgreSQL only (sequences).

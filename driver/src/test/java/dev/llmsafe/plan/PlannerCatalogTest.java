@@ -185,13 +185,8 @@ class PlannerCatalogTest {
         }
         assertRefused(() -> p.plan(allow("d8", "x"), "UPDATE d8 SET v = 2 WHERE id = 1"), Refusal.AUTO_COLUMNS_UNKNOWN,
                 "the trigger d8_touch on ");
+        // On SQLite the trigger writes the row again with an UPDATE of its own: one row, not a side effect (D14).
         Policy declared = Policy.define(x -> x.table("d8", t -> t.impact("x").autoColumns("note")));
-        if (engine == Engine.SQLITE) {
-            // SQLite counts the trigger's own UPDATE as a second write: refused, and said so (E5).
-            assertRefused(() -> p.plan(declared, "UPDATE d8 SET v = 2 WHERE id = 1"), Refusal.SIDE_EFFECTS,
-                    "2 rows written where the card shows 1");
-            return;
-        }
         Plan plan = p.plan(declared, "UPDATE d8 SET v = 2 WHERE id = 1");
         PlannedStatement s = plan.statements().get(0);
         // What the statement sets, and on a line of its own what the database maintains, without a value.
@@ -247,6 +242,40 @@ class PlannerCatalogTest {
                 .doesNotContain("updated_at: ").doesNotContain("2020-01-01");
         assertRefused(() -> p.plan(allow("d8m", "x"), "UPDATE d8m SET updated_at = '2021-01-01 00:00:00' WHERE id = 1"),
                 Refusal.MAINTAINED_COLUMN, ".updated_at is maintained by the database itself (the catalog says ON UPDATE)");
+    }
+
+    /**
+     * D14 on SQLite: total_changes() counts a trigger's second write of the row just updated as a change of
+     * its own; the update hook shows it is the same row. A trigger that writes another row of the same table
+     * is still a side effect, and so is the same-row trigger in a WITHOUT ROWID table, whose writes the hook
+     * does not see (the count of writes stands, strictly).
+     */
+    @Test
+    void D14_onSqliteATriggerWritingTheSameRowAgainIsNotASideEffectButAnotherRowIs() throws SQLException {
+        Planning p = planning(Engine.SQLITE);
+        p.db.execute("CREATE TABLE d14s (id INT PRIMARY KEY, v INT, note VARCHAR(20))",
+                "INSERT INTO d14s VALUES (1, 1, 'a'), (2, 2, 'b')",
+                "CREATE TRIGGER d14s_touch AFTER UPDATE OF v ON d14s BEGIN"
+                        + " UPDATE d14s SET note = 'touched' WHERE id = NEW.id; END",
+                "CREATE TABLE d14o (id INT PRIMARY KEY, v INT, note VARCHAR(20))",
+                "INSERT INTO d14o VALUES (1, 1, 'a'), (2, 2, 'b')",
+                "CREATE TRIGGER d14o_touch AFTER UPDATE OF v ON d14o BEGIN"
+                        + " UPDATE d14o SET note = 'touched' WHERE id <> NEW.id; END",
+                "CREATE TABLE d14w (id INT PRIMARY KEY, v INT, note VARCHAR(20)) WITHOUT ROWID",
+                "INSERT INTO d14w VALUES (1, 1, 'a')",
+                "CREATE TRIGGER d14w_touch AFTER UPDATE OF v ON d14w BEGIN"
+                        + " UPDATE d14w SET note = 'touched' WHERE id = NEW.id; END");
+        Policy policy = Policy.define(x -> x.table("d14s", t -> t.impact("x").autoColumns("note"))
+                .table("d14o", t -> t.impact("x").autoColumns("note")).table("d14w", t -> t.impact("x").autoColumns("note")));
+        Plan same = p.plan(policy, "UPDATE d14s SET v = 5 WHERE id IN (1, 2)");
+        assertThat(same.statements().get(0).rows()).hasSize(2);
+        assertThat(same.card()).contains("2 rows would change, in 1 column: v").contains("  id = 1\n    v: 1 -> 5\n");
+        assertRefused(() -> p.plan(policy, "UPDATE d14o SET v = 5 WHERE id = 1"), Refusal.SIDE_EFFECTS,
+                "2 rows written where the card shows 1");
+        assertRefused(() -> p.plan(policy, "UPDATE d14w SET v = 5 WHERE id = 1"), Refusal.SIDE_EFFECTS,
+                "2 rows written where the card shows 1");
+        assertThat(p.db.snapshot("d14s")).containsExactly("[1, 1, a]", "[2, 2, b]");
+        assertThat(p.db.snapshot("d14o")).containsExactly("[1, 1, a]", "[2, 2, b]");
     }
 
     @Test
