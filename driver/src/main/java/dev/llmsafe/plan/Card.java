@@ -87,8 +87,19 @@ public final class Card {
         return rows + " would change, in " + c + (c == 1 ? " column: " : " columns: ") + String.join(", ", s.changedColumns());
     }
 
+    /**
+     * D12: a secret key is withheld; its keyed hash, shortened, tells the rows apart, while nobody without
+     * the key can check a guess against it.
+     */
+    private static String key(dev.llmsafe.value.Value v) {
+        if (v instanceof dev.llmsafe.value.MaskedValue m) {
+            return "<withheld, " + m.algorithm() + " " + m.hash().substring(0, 16) + ">";
+        }
+        return v.render();
+    }
+
     private static void rowLines(StringBuilder sb, PlannedStatement s, RowChange row) {
-        sb.append("  ").append(row.key().entrySet().stream().map(e -> e.getKey() + " = " + e.getValue().render())
+        sb.append("  ").append(row.key().entrySet().stream().map(e -> e.getKey() + " = " + key(e.getValue()))
                 .collect(Collectors.joining(", "))).append(s.kind() == PlannedStatement.Kind.DELETE ? "  (deleted)" : "")
                 .append('\n');
         if (row.columns().isEmpty()) {

@@ -233,6 +233,13 @@ public final class Planner {
                     t.info()));
             List<Parameter> whereParams = p.parameters().subList(a.whereFirstParameter(),
                     a.whereFirstParameter() + a.whereParameterCount());
+            if (!t.secretKeyColumns().isEmpty() && maskKey == null) {
+                throw new RefusedException(Refusal.DENIED_IDENTIFIER, "the primary key of " + ref + " ("
+                        + String.join(", ", t.secretKeyColumns()) + ") is a secret identifier: a card can show its rows"
+                        + " only with each key withheld as a keyed hash, and no seal key is configured to key it with."
+                        + " Set sealKey in the configuration (on the planning and the applying side), or change these"
+                        + " rows through the application.");
+            }
             int ceiling = delete ? policy.maxDeleteRows(t.policy()) : policy.maxUpdateRows(t.policy());
             checkCount(img.count(a.where(), whereParams), ceiling, delete, ref);
             List<List<Value>> beforeRows = img.select(a.where(), whereParams, true);
@@ -303,10 +310,17 @@ public final class Planner {
                 changedRows += changes.isEmpty() ? 0 : 1;
                 writtenRows += rowWritten ? 1 : 0;
                 Map<String, Value> key = new LinkedHashMap<>();
+                Map<String, Value> withheld = new LinkedHashMap<>();
                 for (int i = 0; i < t.info().primaryKey().size(); i++) {
-                    key.put(t.info().primaryKey().get(i), e.getKey().get(i));
+                    String k = t.info().primaryKey().get(i);
+                    Value v = e.getKey().get(i);
+                    key.put(k, t.shown(k, v, maskKey));
+                    if (t.secretKeyColumns().contains(k)) {
+                        // D12: the card shows the keyed hash; only the store's sealed plan holds the value.
+                        withheld.put(k, v);
+                    }
                 }
-                rows.add(new RowChange(key, changes, unchanged, Map.of()));
+                rows.add(new RowChange(key, changes, unchanged, withheld));
             }
             SideEffects.check(dialect, meter.measure(), ref, delete, affected, writtenRows);
             if (!delete && changedRows == 0) {

@@ -93,6 +93,12 @@ public final class Replayer {
         }
         Map<List<Value>, RowChange> planned = new LinkedHashMap<>();
         for (RowChange r : s.rows()) {
+            if (r.keyValues().stream().anyMatch(v -> v instanceof dev.llmsafe.value.MaskedValue)) {
+                // D12: only the store's sealed plan holds a withheld key; without it the row cannot be found.
+                throw new RefusedException(Refusal.PLAN_TAMPERED, "the plan shows a withheld key of " + s.table()
+                        + " but holds no value for it, so its row cannot be found. Nothing was applied; propose the"
+                        + " change again.");
+            }
             planned.put(r.keyValues(), r);
         }
         checkKeys(s, now.keySet(), planned.keySet());

@@ -40,6 +40,11 @@ import java.util.Set;
 record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<String> autoColumns,
         Set<String> secretColumns, List<String> warnings) {
 
+    /** The secret columns among the primary key's, in key order: their values are withheld (D12). */
+    List<String> secretKeyColumns() {
+        return info.primaryKey().stream().filter(secretColumns::contains).toList();
+    }
+
     /** The value as a plan shows it: a secret column only as its hash (D12). */
     dev.llmsafe.value.Value shown(String column, dev.llmsafe.value.Value v, byte[] maskKey) {
         if (!secretColumns.contains(column)) {
@@ -75,13 +80,8 @@ record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<S
             throw new RefusedException(Refusal.NO_PRIMARY_KEY, info.ref() + " has no primary key, so its rows cannot"
                     + " be shown one by one or found again at apply. Add a primary key to the table.");
         }
+        // D12: a secret primary key column is withheld on the card (see Planner), not a reason to refuse.
         Set<String> secrets = secretColumns(policy, info);
-        for (String k : info.primaryKey()) {
-            if (secrets.contains(k)) {
-                throw new RefusedException(Refusal.DENIED_IDENTIFIER, "the primary key column " + k + " of " + info.ref()
-                        + " is a secret identifier, and a plan shows every row's key. It cannot be written here.");
-            }
-        }
         if (!info.visibility().foreignKeys()) {
             throw new RefusedException(Refusal.CASCADES_UNKNOWN, "this credential cannot see which foreign keys"
                     + " reference " + info.ref() + " (the catalog hides them and answers \"none\"), so a cascade"

@@ -133,7 +133,8 @@ public final class PlanStore implements PlanSink {
     /** Stores a new plan as proposed, with its checksum and seal, and audits the proposal. */
     @Override
     public void save(Plan plan) throws SQLException {
-        String json = plan.toJson();
+        // D12: the stored form holds the values of withheld keys, under the checksum and the seal.
+        String json = plan.toStoredJson();
         String checksum = Seals.checksum(json);
         String id = plan.id().toString();
         try (Connection c = source.getConnection()) {

@@ -264,6 +264,47 @@ class ApplyTest {
         assertThat(w.snapshot("orders")).isEqualTo(before);
     }
 
+    /**
+     * D12: a DELETE (and an UPDATE) on a table whose primary key is a secret column: the card shows each key
+     * withheld, as a keyed hash; the value is only in the store's sealed plan, which apply reads to find the
+     * row. Without a seal key to key the hash with, it is refused.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void D12_aTableWhoseKeyIsSecretIsPlannedWithTheKeyWithheldAndApplied(Engine engine) throws SQLException {
+        Workflow w = flow(engine);
+        w.db.execute("DROP TABLE IF EXISTS tokens", "CREATE TABLE tokens (api_token VARCHAR(40) PRIMARY KEY,"
+                + " owner VARCHAR(20) NOT NULL, uses INT NOT NULL)", "INSERT INTO tokens VALUES ('tok-alpha-1', 'bob', 1),"
+                + " ('tok-beta-2', 'bob', 2), ('tok-gamma-3', 'carol', 3)");
+        Policy policy = Policy.define(p -> p.table("tokens", t -> t.impact("A token lets its owner call the API."))
+                .secret("api_token", "a bearer token"));
+        byte[] key = "a seal key of thirty-two bytes!!".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        refused(() -> w.propose(w.store(null), policy, "assistant", "DELETE FROM tokens WHERE owner = 'bob'"),
+                Refusal.DENIED_IDENTIFIER, "no seal key is configured");
+        PlanStore store = w.store(key);
+        Plan plan = w.propose(store, policy, key, "assistant", "DELETE FROM tokens WHERE owner = 'bob'");
+        String hash = ((dev.llmsafe.value.MaskedValue) new dev.llmsafe.value.TextValue("tok-alpha-1").masked(key)).hash();
+        assertThat(plan.card()).contains("  api_token = <withheld, hmac-sha256 " + hash.substring(0, 16) + ">  (deleted)\n"
+                + "    api_token: <masked>\n    owner: 'bob'\n    uses: 1\n")
+                .doesNotContain("tok-alpha").doesNotContain("tok-beta");
+        assertThat(plan.toJson()).doesNotContain("tok-alpha").doesNotContain("withheldKey");
+        assertThat(plan.withoutWithheld().toJson()).isEqualTo(plan.toJson());
+        assertThat(plan.toStoredJson()).contains("\"withheldKey\":{\"api_token\":{\"t\":\"text\",\"v\":\"tok-alpha-1\"}}");
+        StoredPlan stored = store.load(plan.id());
+        assertThat(stored.plan().statements().get(0).rows()).extracting(r -> r.keyValues().get(0).render())
+                .containsExactly("'tok-alpha-1'", "'tok-beta-2'");
+        new Approver(store, false).approve(plan.id(), "alice");
+        w.applier(store, policy, key, false, Bounds.DEFAULT).apply(plan.id(), "bob");
+        assertThat(w.snapshot("tokens")).containsExactly("[tok-gamma-3, carol, 3]");
+
+        Plan update = w.propose(store, policy, key, "assistant", "UPDATE tokens SET uses = 30 WHERE owner = 'carol'");
+        assertThat(update.card()).contains("  api_token = <withheld, hmac-sha256 ").contains("    uses: 3 -> 30\n")
+                .doesNotContain("tok-gamma");
+        new Approver(store, false).approve(update.id(), "alice");
+        w.applier(store, policy, key, false, Bounds.DEFAULT).apply(update.id(), "bob");
+        assertThat(w.snapshot("tokens")).containsExactly("[tok-gamma-3, carol, 30]");
+    }
+
     /** D14, D8: SQLite's AFTER UPDATE trigger writing the row again is planned, applied, and the rows are the card's. */
     @Test
     void D14_D8_onSqliteATriggerThatWritesTheSameRowIsAppliedAsTheCardShowed() throws SQLException {
