@@ -37,7 +37,8 @@ enum Fact {
     F28("foreign key actions with the driver's defaults", SideEffectFacts::sqliteForeignKeysByDefault),
     F29("read-only session vs a writing function called from a SELECT", ReadOnlyFacts::sessionReadOnly),
     F30("read-only transaction vs a writing function called from a SELECT", ReadOnlyFacts::transactionReadOnly),
-    F31("Connection.setReadOnly(true) in auto-commit vs a writing function", ReadOnlyFacts::jdbcSetReadOnly);
+    F31("Connection.setReadOnly(true) in auto-commit vs a writing function", ReadOnlyFacts::jdbcSetReadOnly),
+    F32("measure of an UPDATE whose trigger writes the same row, or another row, again", SideEffectFacts::sameRowTrigger);
 
     private final String title;
     private final Probe probe;

@@ -4,7 +4,12 @@
  * measured surprises noted where a getter is chosen. The {@code Dialect} interface (catalog questions,
  * locking, timeouts, declared limitations) joins it here.
  *
+ * <p>Primary keys are found again by the values read from them, each bound back exactly as the
+ * column's own type ({@link dev.llmsafe.dialect.KeyBinding}, J11); a value reads the same in text and
+ * binary transfer.
+ *
  * <p>This package uses JDBC and {@link dev.llmsafe.value}; it knows nothing of plans, the store or
- * the card. It names no vendor class, so it loads without any vendor driver on the class path.
+ * the card. Only the SQLite dialect names vendor classes (sqlite-jdbc's connection settings and its
+ * update hook, {@code SqliteRowLog}), and it is loaded only for a SQLite database.
  */
 package dev.llmsafe.dialect;
