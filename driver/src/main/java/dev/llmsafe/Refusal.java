@@ -53,6 +53,8 @@ public enum Refusal {
     IMPACT_UNDECLARED("42501"),
     /** W12: schema changes. */
     DDL("42501"),
+    /** W13: the statement sets a column the database maintains itself (a trigger, ON UPDATE). */
+    MAINTAINED_COLUMN("42501"),
 
     // R: reads
     /** R1: system catalogs. */
@@ -76,6 +78,14 @@ public enum Refusal {
      * hand out the vendor driver's own objects.
      */
     FORBIDDEN_JDBC("42501"),
+    /** J11: a primary key value that cannot be bound back into a query exactly (a long binary key). */
+    KEY_NOT_BINDABLE("42501"),
+    /** J11, D13: a value the database holds that cannot be read exactly in this session. */
+    UNREADABLE_VALUE("22000"),
+    /** J11: an argument of a public entry point is missing or malformed (a blank actor, no plan id). */
+    INVALID_ARGUMENT("22023"),
+    /** J11: llmsafe itself failed unexpectedly; nothing was changed or committed. A defect: report it. */
+    INTERNAL_ERROR("XX000"),
 
     // W4, W6, W7, W11 need the catalog; D: the dry run
     /** W7 as well: the statement would change a primary key column, which the plan tracks rows by. */

@@ -44,7 +44,8 @@ enum Fact {
     F34("a transaction idle past the server's idle-in-transaction timeout of 1 s", HoldFacts::idleTransactionTimeout),
     F35("another session's UPDATE while a result set is open in auto-commit mode", HoldFacts::openResultSet),
     F36("a value of 20000000 characters computed by the server, driver defaults", HoldFacts::hugeValue),
-    F37("the driver's or database's own 1 MiB limit against a value of 2000000 characters", HoldFacts::ownLimit);
+    F37("the driver's or database's own 1 MiB limit against a value of 2000000 characters", HoldFacts::ownLimit),
+    F38("measure of an UPDATE whose trigger writes the same row, or another row, again", SideEffectFacts::sameRowTrigger);
 
     private final String title;
     private final Probe probe;

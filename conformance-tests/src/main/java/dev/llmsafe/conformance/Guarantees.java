@@ -202,6 +202,17 @@ final class Guarantees {
                             + " connection goes on" : "") + ": llmsafe sets it at policy.read.maxBytes (R12).")
                     : fails("The limit llmsafe sets does not stop a result past it here: a read could fill the"
                             + " application's memory (R12).");
+            case F38 -> f == Flavor.SQLITE
+                    ? a.find("same row").orElse("").endsWith("update hook: rowids 1 and 1")
+                            && a.find("another row").orElse("").endsWith("update hook: rowids 1 and 2")
+                            ? holds("total_changes() counts a trigger's second write of the row just updated as a change"
+                                    + " of its own; the update hook reports the same rowid, so llmsafe counts that row once,"
+                                    + " while a trigger writing another row of the table is still a side effect (D14).")
+                            : fails("The update hook does not tell a trigger's second write of the same row from a write"
+                                    + " of another row here: a side effect could go unseen (D14).")
+                    : limit("A trigger writing its own table again counts as a second write, or the server refuses it:"
+                            + " such an UPDATE is refused as SIDE_EFFECTS. A BEFORE UPDATE trigger that sets the row's"
+                            + " own column (NEW) is how to maintain one here (D8, D14).");
         };
         return v != null ? v : fails("llmsafe was not built on this answer (" + a.fact().title() + "): what it"
                 + " relies on here is unknown. Report it with this output.");

@@ -163,6 +163,55 @@ final class SideEffectFacts {
         }
     }
 
+    /**
+     * An UPDATE of one row whose AFTER UPDATE trigger writes a column of the same row again, and one whose
+     * trigger writes another row of the same table: what the measure counts, and on SQLite which rowids the
+     * update hook reports (how llmsafe tells the two apart there, D14).
+     */
+    static String sameRowTrigger(Scratch db, ServerId server) throws SQLException {
+        for (String t : List.of("f32_same", "f32_other")) {
+            String where = t.equals("f32_same") ? "id = NEW.id" : "id <> NEW.id";
+            db.execute("CREATE TABLE " + t + " (id INT PRIMARY KEY, v INT NOT NULL, note VARCHAR(20))",
+                    "INSERT INTO " + t + " VALUES (1, 1, 'a'), (2, 2, 'b')");
+            switch (server.flavor()) {
+                case POSTGRES -> db.execute("CREATE FUNCTION " + t + "_touch() RETURNS trigger LANGUAGE plpgsql AS"
+                        + " $$ BEGIN UPDATE " + t + " SET note = 'touched' WHERE " + where + "; RETURN NEW; END $$",
+                        "CREATE TRIGGER " + t + "_touch AFTER UPDATE OF v ON " + t + " FOR EACH ROW EXECUTE FUNCTION "
+                                + t + "_touch()");
+                case MARIADB, MYSQL -> db.execute("CREATE TRIGGER " + t + "_touch AFTER UPDATE ON " + t
+                        + " FOR EACH ROW UPDATE " + t + " SET note = 'touched' WHERE " + where);
+                case SQLITE -> db.execute("CREATE TRIGGER " + t + "_touch AFTER UPDATE OF v ON " + t + " BEGIN UPDATE "
+                        + t + " SET note = 'touched' WHERE " + where + "; END");
+            }
+        }
+        Answer.Parts parts = new Answer.Parts();
+        for (String t : List.of("f32_same", "f32_other")) {
+            try (Connection c = connect(db, server, null)) {
+                String sql = "UPDATE " + t + " SET v = 5 WHERE id = 1";
+                String label = t.equals("f32_same") ? "same row" : "another row";
+                parts.put(label, server.flavor() == Flavor.SQLITE ? SqliteHook.measure(c, server, sql)
+                        : measure(c, server, sql));
+            }
+        }
+        return parts.toString();
+    }
+
+    /** SQLite's update hook around the measure: every row written, with its rowid. */
+    private static final class SqliteHook {
+        static String measure(Connection c, ServerId server, String sql) throws SQLException {
+            List<Long> rowids = new ArrayList<>();
+            org.sqlite.SQLiteUpdateListener hook = (type, database, table, rowId) -> rowids.add(rowId);
+            org.sqlite.SQLiteConnection sqlite = c.unwrap(org.sqlite.SQLiteConnection.class);
+            sqlite.addUpdateListener(hook);
+            try {
+                return SideEffectFacts.measure(c, server, sql) + ", update hook: rowids " + rowids.stream()
+                        .map(String::valueOf).collect(java.util.stream.Collectors.joining(" and "));
+            } finally {
+                sqlite.removeUpdateListener(hook);
+            }
+        }
+    }
+
     // ---- measuring ----------------------------------------------------------------------------
 
     private static String asRoles(Scratch db, ServerId server, String table, String triggerTable, String sql)

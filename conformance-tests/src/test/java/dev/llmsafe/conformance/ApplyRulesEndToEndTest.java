@@ -83,7 +83,8 @@ class ApplyRulesEndToEndTest {
     private static final int A9 = 90;
     private static final int A9_ROWS = 100;
     private static final int A11 = 110;
-    private static final List<Integer> BLOCKS = List.of(A1, A2_ROLES, A2_POLICY, A3, A4, A6, A7, A8, A9, A9_ROWS, A11);
+    private static final int A4_SHOWN = 120;
+    private static final List<Integer> BLOCKS = List.of(A1, A2_ROLES, A2_POLICY, A3, A4, A6, A7, A8, A9, A9_ROWS, A11, A4_SHOWN);
 
     @RegisterExtension
     static final EndToEnd e2e = new EndToEnd(SETUP);
@@ -269,6 +270,46 @@ class ApplyRulesEndToEndTest {
             d.admin("UPDATE orders SET note = 'call first', qty = 7 WHERE id = " + row);
             ok(apply(d, id, "--as", "bob"));
             assertThat(d.rows("orders")).isEqualTo(replaced(before, row, "[" + row + ", shipped, call first, 7]"));
+        });
+    }
+
+    /**
+     * Rows 120 (packed, 1) and 124 (packed, 5) already hold status 'packed': the card calls 120 already
+     * correct and shows 124's status as assigned but unchanged. An edit of either, after approval, is
+     * ROW_CHANGED, decided before the statement runs (it used to be RESULT_MISMATCH, after it ran); left
+     * alone, the plan applies and the rows are the card's.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void A4_aRowTheCardCallsAlreadyCorrectAndAnAssignedUnchangedColumnAreComparedBeforeTheWrite(Engine engine)
+            throws Exception {
+        Deployed d = deployed(engine);
+        int correct = A4_SHOWN;
+        int assigned = A4_SHOWN + 4;
+        again(() -> {
+            List<String> before = d.rows("orders");
+            Run plan = d.plan("UPDATE orders SET status = 'packed' WHERE id IN (" + correct + ", " + (correct + 2) + ")");
+            assertThat(plan.out()).contains("  id = " + correct + "\n    (matched, but no value changes)\n    status:"
+                    + " 'packed'   (already this value)\n  id = " + (correct + 2) + "\n    status: 'open' -> 'packed'\n");
+            String first = proposed(plan);
+            ok(d.llmsafe("approve", first, "--as", "alice"));
+            String second = approved(d, "UPDATE orders SET status = 'packed', qty = 50 WHERE id = " + assigned);
+            assertThat(show(d, second).get("plan").get("statements").get(0).get("rows").get(0).get("unchanged")
+                    .toString()).isEqualTo("[{\"column\":\"status\",\"value\":{\"t\":\"text\",\"v\":\"packed\"}}]");
+            d.admin("UPDATE orders SET status = 'lost' WHERE id IN (" + correct + ", " + assigned + ")");
+            try {
+                refused(d.llmsafe("apply", first, "--as", "bob"), Refusal.ROW_CHANGED, "id = " + correct
+                        + " changed: status is now 'lost', the card showed 'packed'");
+                refused(d.llmsafe("apply", second, "--as", "bob"), Refusal.ROW_CHANGED, "id = " + assigned
+                        + " changed: status is now 'lost', the card showed 'packed'");
+            } finally {
+                d.admin("UPDATE orders SET status = 'packed' WHERE id IN (" + correct + ", " + assigned + ")");
+            }
+            assertThat(d.rows("orders")).isEqualTo(before);
+            String third = approved(d, "UPDATE orders SET status = 'packed', qty = 50 WHERE id = " + assigned);
+            ok(apply(d, third, "--as", "bob"));
+            assertThat(d.rows("orders")).isEqualTo(replaced(before, assigned, "[" + assigned + ", packed, null, 50]"));
+            d.admin("UPDATE orders SET qty = 5 WHERE id = " + assigned);
         });
     }
 

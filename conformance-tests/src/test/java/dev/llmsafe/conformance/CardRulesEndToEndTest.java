@@ -36,6 +36,8 @@ class CardRulesEndToEndTest {
     private static final int ATTEMPTS = EndToEnd.ATTEMPTS;
     private static final String ORDERS = "Changing an order moves money: the ship date decides the payment month.";
     private static final String MEMBERS = "A member's quota and role decide what they may do.";
+    private static final String IRREVERSIBLE = "Deleted rows cannot be brought back by llmsafe: it keeps no copy to restore"
+            + " them from, and applying this plan is final. The values shown here are the only record llmsafe keeps of them.";
 
     private static final EndToEnd.Setup SETUP = new EndToEnd.Setup(engine -> List.of(
             "CREATE TABLE orders (id INT PRIMARY KEY, status VARCHAR(20) NOT NULL, qty INT NOT NULL)",
@@ -77,7 +79,8 @@ class CardRulesEndToEndTest {
                     "SQLite has no statement timeout (sqlite-jdbc's query timeout does not stop a running statement,"
                             + " measured): a statement is interrupted from the client when it runs past the bound.",
                     "SQLite counts the rows a connection writes in total, not per table: side effects are measured"
-                            + " as a number of rows, without the tables they are in.",
+                            + " as a number of rows, without the tables they are in. A trigger that writes the row just"
+                            + " written again is not counted twice, except in a WITHOUT ROWID table, where it is refused.",
                     "Functions the application registers with SQLite are in no catalog: only the built-in volatile"
                             + " functions are recognised.");
         };
@@ -122,7 +125,8 @@ class CardRulesEndToEndTest {
                 + "  DELETE FROM orders WHERE id = ?      [1: 3]\n\n"
                 + "What this touches\n"
                 + "  " + table(d, "orders") + ": " + ORDERS + "\n"
-                + "  1 row would be deleted outright, with every value shown below\n\n"
+                + "  1 row would be deleted outright, with every value shown below\n"
+                + "  " + IRREVERSIBLE + "\n\n"
                 + "Measured by running the statement and rolling back\n"
                 + "  id = 3  (deleted)\n    id: 3\n    status: 'shipped'\n    qty: 3\n\n");
         assertThat(d.rows("orders")).isEqualTo(before);
@@ -134,6 +138,28 @@ class CardRulesEndToEndTest {
                 .doesNotContain("approve quickly").doesNotContain("no need to look");
         assertThat(json(d.llmsafe("show", EndToEnd.planId(commented), "--json")).get("plan").get("statements").get(0)
                 .get("sql").asText()).isEqualTo("UPDATE orders  SET qty = 9 \nWHERE id = 3");
+    }
+
+    // ---- C7 ------------------------------------------------------------------------------------
+
+    /** A DELETE says that llmsafe cannot bring its rows back: in the exception's card, the command line's, and the JSON. */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void C7_aDeleteCardSaysTheDeletedRowsCannotBeBroughtBack(Engine engine) throws Exception {
+        Deployed d = e2e.deployed(engine);
+        List<String> before = d.rows("orders");
+        PlanPendingException pending = d.propose("DELETE FROM orders WHERE id IN (1, 2)", "orders");
+        assertThat(pending.getMessage()).contains("  2 rows would be deleted outright, with every value shown below\n  "
+                + IRREVERSIBLE + "\n");
+        JsonNode statement = new ObjectMapper().readTree(pending.planJson()).get("statements").get(0);
+        assertThat(statement.get("irreversible").asBoolean()).isTrue();
+        assertThat(statement.get("notice").asText()).isEqualTo(IRREVERSIBLE);
+        Run shown = d.llmsafe("show", pending.planId().toString());
+        assertThat(shown.out()).contains(IRREVERSIBLE);
+        assertThat(json(d.llmsafe("show", pending.planId().toString(), "--json")).get("plan").get("statements").get(0)
+                .get("notice").asText()).isEqualTo(IRREVERSIBLE);
+        assertThat(d.propose("UPDATE orders SET qty = 4 WHERE id = 1", "orders").getMessage()).doesNotContain(IRREVERSIBLE);
+        assertThat(d.rows("orders")).isEqualTo(before);
     }
 
     // ---- C2 ------------------------------------------------------------------------------------
@@ -256,7 +282,8 @@ class CardRulesEndToEndTest {
         assertThat(plan.get("statements")).hasSize(1);
         JsonNode s = plan.get("statements").get(0);
         assertThat(fieldNames(s)).containsExactly("sql", "parameters", "kind", "table", "impact", "keyColumns",
-                "changedColumns", "autoColumns", "affectedRows", "rows");
+                "changedColumns", "autoColumns", "affectedRows", "irreversible", "rows");
+        assertThat(s.get("irreversible").asBoolean()).isFalse();
         assertThat(s.get("sql").asText()).isEqualTo("UPDATE members SET quota = quota + 10, profile = '{\"role\":\"admin\"}'"
                 + " WHERE id = ?");
         assertThat(s.get("parameters").toString()).isEqualTo("[{\"type\":\"LONG\",\"value\":\"7\"}]");

@@ -73,6 +73,40 @@ class ConnectionRulesEndToEndTest {
     static final EndToEnd e2e = new EndToEnd(SETUP);
 
     /**
+     * J11's deployment of its own, so that its tables stay out of the allowlist the metadata tests pin:
+     * j11k has a primary key that used to throw unchecked exceptions from the dry run (a PostgreSQL row
+     * holding timetz 24:00:00, a MariaDB zero date, SQLite NULL and REAL), j11b a 32-byte binary key.
+     */
+    private static final EndToEnd.Setup J11_SETUP = new EndToEnd.Setup(engine -> {
+        String bin = switch (engine) {
+            case POSTGRES -> "bytea";
+            case MYSQL -> "VARBINARY(64)";
+            case SQLITE -> "BLOB";
+        };
+        List<String> sql = new ArrayList<>(List.of("CREATE TABLE j11b (k " + bin + " NOT NULL PRIMARY KEY, v INT NOT NULL)"));
+        switch (engine) {
+            case POSTGRES -> sql.addAll(List.of("CREATE TABLE j11k (id INT, t timetz, v INT NOT NULL, PRIMARY KEY (id, t))",
+                    "INSERT INTO j11k VALUES (1, '24:00:00-15:59', 1)",
+                    "INSERT INTO j11b VALUES (decode(repeat('ab', 32), 'hex'), 1)"));
+            case MYSQL -> sql.addAll(List.of("CREATE TABLE j11k (id INT, d DATETIME, v INT NOT NULL, PRIMARY KEY (id, d))",
+                    "SET SESSION sql_mode = ''", "INSERT INTO j11k VALUES (1, '0000-00-00 00:00:00', 1)",
+                    "SET SESSION sql_mode = DEFAULT", "INSERT INTO j11b VALUES (REPEAT(x'ab', 32), 1)"));
+            case SQLITE -> sql.addAll(List.of("CREATE TABLE j11k (a INT, b REAL, c TEXT, v INT NOT NULL, PRIMARY KEY (a, b, c))",
+                    "INSERT INTO j11k VALUES (1, 1.5, NULL, 1), (NULL, 2.5, 'x', 1)",
+                    "INSERT INTO j11b VALUES (randomblob(32), 1)"));
+        }
+        return sql;
+    }, List.of("j11k", "j11b"), List.of("j11k", "j11b"), List.of(), """
+              "policy": {
+                "allow": ["j11k", "j11b"],
+                "impact": {"j11k": "A row keyed by an awkward value.", "j11b": "A row keyed by bytes."}
+              }
+            """);
+
+    @RegisterExtension
+    static final EndToEnd j11 = new EndToEnd(J11_SETUP);
+
+    /**
      * orders (written), members (a secret column), many (30 rows, for the cap and the bounds), hidden and
      * write_log (not allowlisted: no role gets anything on them), and writing_view: an allowlisted view
      * whose function INSERTs into write_log with its owner's rights (PostgreSQL SECURITY DEFINER; MariaDB's
@@ -707,6 +741,51 @@ class ConnectionRulesEndToEndTest {
         } finally {
             d.admin("UPDATE orders SET qty = 3 WHERE id = 3");
         }
+    }
+
+    /**
+     * J11 through the application's URL and the command line: keys that used to throw unchecked exceptions
+     * from the dry run are planned, again and again (on PostgreSQL past pgjdbc's switch to binary transfer,
+     * from a query's fifth run on the engine's pooled connection), approved and applied exactly; a key that
+     * cannot be bound back, an empty statement and a missing actor are SQLExceptions with their code.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void J11_everyFailureIsASqlExceptionWithACodeAndAwkwardKeysArePlannedAndApplied(Engine engine) throws Exception {
+        Deployed d = j11.deployed(engine);
+        List<String> keyed = d.rows("j11k");
+        PlanPendingException last = null;
+        for (int run = 0; run < 7; run++) {
+            last = d.propose("UPDATE j11k SET v = v + 1 WHERE v = 1", "j11k");
+            assertThat(last.plan().statements().get(0).rows()).hasSize(engine == Engine.SQLITE ? 2 : 1);
+        }
+        String id = last.planId().toString();
+        assertThat(d.llmsafe("approve", id, "--as", "alice").status()).isEqualTo(Main.OK);
+        Run apply = d.llmsafe("apply", id, "--as", "bob");
+        assertThat(apply.status()).as(apply.all()).isEqualTo(Main.OK);
+        assertThat(d.rows("j11k")).isEqualTo(keyed.stream().map(r -> r.replaceFirst(", 1]$", ", 2]")).toList());
+
+        List<String> bytes = d.rows("j11b");
+        RefusedException binary = d.refused("UPDATE j11b SET v = 2 WHERE v = 1", "j11b");
+        assertThat(binary.code()).as(binary.getMessage()).isEqualTo(Refusal.KEY_NOT_BINDABLE);
+        assertThat(binary.getMessage()).contains("a binary value of 32 bytes").contains("Nothing was changed");
+        Run cli = d.plan("DELETE FROM j11b WHERE v = 1");
+        assertThat(cli.status()).as(cli.all()).isEqualTo(Main.REFUSED);
+        assertThat(cli.err()).startsWith("Refused (KEY_NOT_BINDABLE)");
+        try (Connection c = d.connect(); Statement s = c.createStatement()) {
+            SQLException empty = catchThrowableOfType(SQLException.class, () -> s.executeUpdate(null));
+            assertThat((Throwable) empty).isInstanceOf(RefusedException.class);
+            assertThat(((RefusedException) empty).code()).isEqualTo(Refusal.EMPTY);
+            s.addBatch("UPDATE j11b SET v = 3 WHERE v = 1");
+            s.addBatch(" ");
+            SQLException batch = catchThrowableOfType(SQLException.class, s::executeBatch);
+            assertThat((Throwable) batch).isInstanceOf(RefusedException.class);
+            assertThat(((RefusedException) batch).code()).isEqualTo(Refusal.EMPTY);
+        }
+        Run nobody = d.llmsafe("apply", id, "--as", " ");
+        assertThat(nobody.status()).as(nobody.all()).isEqualTo(Main.USAGE);
+        assertThat(nobody.err()).contains("Refused (INVALID_ARGUMENT): name the actor (--as NAME)");
+        assertThat(d.rows("j11b")).isEqualTo(bytes);
     }
 
     @ParameterizedTest

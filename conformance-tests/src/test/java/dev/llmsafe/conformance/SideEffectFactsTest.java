@@ -117,4 +117,18 @@ class SideEffectFactsTest {
             case SQLITE -> "foreign_keys 0, DELETE of the parent leaves the children";
         });
     }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void F38_sqlitesUpdateHookTellsATriggersSecondWriteOfTheSameRowFromAnotherRow(Engine engine) throws Exception {
+        Answer a = Measured.answer(Fact.F38, dbs.get(engine));
+        assertThat(a.text()).isEqualTo(switch (a.flavor()) {
+            case POSTGRES -> "same row: reported 1, measured same 2 updated · another row: reported 1, measured other 2"
+                    + " updated";
+            case MARIADB, MYSQL -> "same row: statement failed: error 1442 (HY000) · another row: statement failed:"
+                    + " error 1442 (HY000)";
+            case SQLITE -> "same row: reported 2 (changes() 1), measured 2 changes, update hook: rowids 1 and 1"
+                    + " · another row: reported 2 (changes() 1), measured 2 changes, update hook: rowids 1 and 2";
+        });
+    }
 }

@@ -39,8 +39,8 @@ class WriteRulesEndToEndTest {
 
     /** Granted SELECT (the read, plan and apply roles); all but ledger are in policy.allow. */
     private static final List<String> GRANTED = List.of("orders", "items", "lookup", "nokey", "pairs", "gen", "folded",
-            "ledger");
-    private static final List<String> WRITTEN = List.of("orders", "items", "nokey", "pairs", "gen", "folded");
+            "ledger", "kept");
+    private static final List<String> WRITTEN = List.of("orders", "items", "nokey", "pairs", "gen", "folded", "kept");
     private static final String TOTAL_DENIED = "recomputed by billing; change the order lines instead";
 
     private static final EndToEnd.Setup SETUP = new EndToEnd.Setup(engine -> {
@@ -72,7 +72,20 @@ class WriteRulesEndToEndTest {
                 "INSERT INTO ledger VALUES (1, 900)",
                 // Neither granted nor allowlisted.
                 "CREATE TABLE payroll (id INT PRIMARY KEY, salary INT NOT NULL)",
-                "INSERT INTO payroll VALUES (7, 5000)"));
+                "INSERT INTO payroll VALUES (7, 5000)",
+                // W13: stamp is maintained by a trigger (declared); on MariaDB auto_at by ON UPDATE (the catalog).
+                "CREATE TABLE kept (id INT PRIMARY KEY, v INT NOT NULL, stamp VARCHAR(20)"
+                        + (engine == Engine.MYSQL ? ", auto_at TIMESTAMP(6) NOT NULL DEFAULT '2020-01-01 00:00:00'"
+                                + " ON UPDATE CURRENT_TIMESTAMP(6))" : ")"),
+                "INSERT INTO kept (id, v, stamp) VALUES (1, 1, 'v1')"));
+        sql.addAll(switch (engine) {
+            case POSTGRES -> List.of("CREATE FUNCTION kept_stamp() RETURNS trigger LANGUAGE plpgsql AS"
+                    + " $$ BEGIN NEW.stamp := 'v' || NEW.v; RETURN NEW; END $$",
+                    "CREATE TRIGGER kept_stamp BEFORE UPDATE ON kept FOR EACH ROW EXECUTE FUNCTION kept_stamp()");
+            case MYSQL -> List.of("CREATE TRIGGER kept_stamp BEFORE UPDATE ON kept FOR EACH ROW SET NEW.stamp = CONCAT('v', NEW.v)");
+            case SQLITE -> List.of("CREATE TRIGGER kept_stamp AFTER UPDATE OF v ON kept BEGIN"
+                    + " UPDATE kept SET stamp = 'v' || NEW.v WHERE id = NEW.id; END");
+        });
         switch (engine) {
             case POSTGRES -> sql.add("CREATE FUNCTION bump(i int) RETURNS int LANGUAGE sql VOLATILE AS 'SELECT i + 1'");
             case MYSQL -> sql.add("CREATE FUNCTION bump(i INT) RETURNS INT NOT DETERMINISTIC NO SQL RETURN i + 1");
@@ -81,15 +94,17 @@ class WriteRulesEndToEndTest {
         return sql;
     }, GRANTED, WRITTEN, List.of(), """
               "policy": {
-                "allow": ["orders", "items", "lookup", "nokey", "pairs", "gen", "FOLDED"],
+                "allow": ["orders", "items", "lookup", "nokey", "pairs", "gen", "FOLDED", "kept"],
                 "impact": {
                   "orders": "Changing an order moves money: the ship date decides the payment month.",
                   "items": "An item is what the warehouse picks.",
                   "nokey": "A row of the legacy import.",
                   "pairs": "A pair decides which shelf a product goes to.",
                   "gen": "A generated figure for the report.",
-                  "FOLDED": "A folded value."
+                  "FOLDED": "A folded value.",
+                  "kept": "A kept value, stamped by the database."
                 },
+                "autoColumns": {"kept": ["stamp"]},
                 "denyWrite": {"orders.total_cents": "%s"}
               }
             """.formatted(TOTAL_DENIED));
@@ -689,6 +704,32 @@ class WriteRulesEndToEndTest {
      * {@code llmsafe plan SQL [ARGS] --as assistant} is refused with the code, and the table is unchanged.
      * The message.
      */
+    // ---- W13 --------------------------------------------------------------------------------------
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void W13_aColumnTheDatabaseMaintainsCannotBeAssigned(Engine engine) throws Exception {
+        Deployed d = e2e.deployed(engine);
+        List<String> kept = d.rows("kept");
+        RefusedException e = d.refused("UPDATE kept SET stamp = 'mine', v = 2 WHERE id = 1", "kept");
+        assertThat(e.code()).as(e.getMessage()).isEqualTo(Refusal.MAINTAINED_COLUMN);
+        assertThat(e.getMessage()).contains(".stamp is maintained by the database itself (policy.autoColumns declares"
+                + " that a trigger sets it), so the statement may not set it").contains("Leave it out of SET");
+        assertThat(refusedByPlan(d, "UPDATE kept SET stamp = ? WHERE id = 1", Refusal.MAINTAINED_COLUMN, "kept",
+                "--param", "mine")).contains(".stamp is maintained by the database itself");
+        if (engine == Engine.MYSQL) {
+            RefusedException onUpdate = d.refused("UPDATE kept SET auto_at = '2021-01-01 00:00:00' WHERE id = 1", "kept");
+            assertThat(onUpdate.code()).as(onUpdate.getMessage()).isEqualTo(Refusal.MAINTAINED_COLUMN);
+            assertThat(onUpdate.getMessage()).contains(".auto_at is maintained by the database itself (the catalog says"
+                    + " ON UPDATE)");
+        }
+        // Left to the database, the same column is what the card says the database maintains.
+        PlanPendingException plan = d.propose("UPDATE kept SET v = 2 WHERE id = 1", "kept");
+        assertThat(plan.getMessage()).contains("1 row would change, in 1 column: v\n  Maintained by the database, not set"
+                + " by this statement: " + (engine == Engine.MYSQL ? "stamp, auto_at." : "stamp."));
+        assertThat(d.rows("kept")).isEqualTo(kept);
+    }
+
     private static String refusedByPlan(Deployed d, String sql, Refusal code, String table, String... args) throws Exception {
         List<String> before = d.rows(table);
         List<String> all = new ArrayList<>(List.of(sql));

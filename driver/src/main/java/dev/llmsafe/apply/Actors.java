@@ -1,5 +1,7 @@
 package dev.llmsafe.apply;
 
+import dev.llmsafe.Refusal;
+import dev.llmsafe.RefusedException;
 import java.util.Locale;
 
 /**
@@ -16,14 +18,25 @@ final class Actors {
         return normal(a).equals(normal(b));
     }
 
-    static String checked(String actor) {
+    /** J11: a missing or overlong name is a refusal, a SQLException like every other failure here. */
+    static String checked(String actor) throws RefusedException {
         if (actor == null || actor.isBlank()) {
-            throw new IllegalArgumentException("name the actor (--as NAME): every act is recorded with who did it");
+            throw new RefusedException(Refusal.INVALID_ARGUMENT, "name the actor (--as NAME): every act is recorded"
+                    + " with who did it.");
         }
         if (actor.length() > 200) {
-            throw new IllegalArgumentException("an actor name is at most 200 characters");
+            throw new RefusedException(Refusal.INVALID_ARGUMENT, "an actor name is at most 200 characters. Use a"
+                    + " shorter name.");
         }
         return actor;
+    }
+
+    /** J11: the plan an act names. */
+    static java.util.UUID planId(java.util.UUID id) throws RefusedException {
+        if (id == null) {
+            throw new RefusedException(Refusal.INVALID_ARGUMENT, "no plan is named. Name the plan by its id.");
+        }
+        return id;
     }
 
     private static String normal(String s) {

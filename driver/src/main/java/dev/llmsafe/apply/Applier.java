@@ -4,6 +4,7 @@ import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.Bounds;
 import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.UnreadableValueException;
 import dev.llmsafe.plan.Planner;
 import dev.llmsafe.plan.Replayer;
 import dev.llmsafe.policy.Policy;
@@ -67,7 +68,17 @@ public final class Applier {
      *     (then nothing was committed and the plan is failed)
      */
     public ApplyResult apply(UUID planId, String actor) throws SQLException {
+        Actors.planId(planId);
         Actors.checked(actor);
+        try {
+            return applyChecked(planId, actor);
+        } catch (RuntimeException e) {
+            // J11: the apply's own failures are recorded and turned into refusals below; this is what is left.
+            throw Planner.internal("applying plan " + planId, e);
+        }
+    }
+
+    private ApplyResult applyChecked(UUID planId, String actor) throws SQLException {
         StoredPlan sp = store.load(planId);
         if (sp.status() != PlanStatus.APPROVED) {
             throw Approver.closed(sp);
@@ -105,10 +116,13 @@ public final class Applier {
             rows = run(sp);
         } catch (SQLException | RuntimeException e) {
             // A11: whatever stopped it, the plan ends failed and the audit says why; never left "applying".
-            String reason = e instanceof RefusedException r ? r.code() + ": " + r.detail() : "error: " + e.getMessage();
+            SQLException failure = e instanceof RuntimeException r ? Planner.internal("applying plan " + planId, r)
+                    : (SQLException) e;
+            String reason = failure instanceof RefusedException r ? r.code() + ": " + r.detail()
+                    : "error: " + failure.getMessage();
             List<String> lost = record(planId, actor, PlanStatus.FAILED, "failed", reason);
             lost.forEach(w -> LOG.warn("plan {}: {}", planId, w));
-            throw e;
+            throw failure;
         }
         long total = rows.stream().mapToLong(Long::longValue).sum();
         String counts = (total == 1 ? "1 row" : total + " rows")
@@ -146,6 +160,9 @@ public final class Applier {
                 throw e;
             } catch (SQLException e) {
                 end(c, begun);
+                if (e instanceof UnreadableValueException u) {
+                    throw Planner.unreadable(u);
+                }
                 throw dialect.boundRefusal(e).<SQLException>map(code -> new RefusedException(code, "the apply waited or"
                         + " ran past its bound (" + bounds.lockTimeoutMs() + " ms for a lock, " + bounds.statementTimeoutMs()
                         + " ms a statement); nothing was applied. Propose the change again.", e)).orElse(e);

@@ -2,6 +2,7 @@ package dev.llmsafe.apply;
 
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
+import dev.llmsafe.plan.Planner;
 import dev.llmsafe.store.PlanStatus;
 import dev.llmsafe.store.PlanStore;
 import dev.llmsafe.store.StoredPlan;
@@ -36,7 +37,16 @@ public final class Approver {
      *     PLAN_NOT_FOUND, or an integrity refusal
      */
     public StoredPlan approve(UUID planId, String actor) throws SQLException {
+        Actors.planId(planId);
         Actors.checked(actor);
+        try {
+            return approveChecked(planId, actor);
+        } catch (RuntimeException e) {
+            throw Planner.internal("approving plan " + planId, e);
+        }
+    }
+
+    private StoredPlan approveChecked(UUID planId, String actor) throws SQLException {
         StoredPlan sp = store.load(planId);
         requireProposed(sp);
         boolean self = Actors.same(actor, sp.plan().proposer());
@@ -57,7 +67,16 @@ public final class Approver {
 
     /** Rejects a proposed or approved plan; it can then never be applied. */
     public void reject(UUID planId, String actor, String reason) throws SQLException {
+        Actors.planId(planId);
         Actors.checked(actor);
+        try {
+            rejectChecked(planId, actor, reason);
+        } catch (RuntimeException e) {
+            throw Planner.internal("rejecting plan " + planId, e);
+        }
+    }
+
+    private void rejectChecked(UUID planId, String actor, String reason) throws SQLException {
         StoredPlan sp = store.load(planId);
         if (sp.status() != PlanStatus.PROPOSED && sp.status() != PlanStatus.APPROVED) {
             throw closed(sp);

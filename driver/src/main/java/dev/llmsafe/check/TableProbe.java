@@ -86,10 +86,11 @@ final class TableProbe {
             }
         }
         boolean updateTriggers = info.triggers().stream().anyMatch(t -> t.events().contains("UPDATE"));
-        if (updateTriggers && tp.autoColumns().isEmpty()) {
+        if (updateTriggers && !tp.autoColumnsDeclared()) {
             problems.add("it has UPDATE triggers (" + String.join(", ", info.triggers().stream()
                     .filter(t -> t.events().contains("UPDATE")).map(TableInfo.Trigger::name).toList())
-                    + ") and no declared auto columns: declare the columns they set in policy.autoColumns");
+                    + ") and no declared auto columns: declare the columns they set in policy.autoColumns (an empty list if"
+                    + " they set none)");
         }
         if (!problems.isEmpty()) {
             return new TableStatus(name, resolved, State.NOT_READY, problems, "not probed");
@@ -108,6 +109,9 @@ final class TableProbe {
     }
 
     /** A same-value UPDATE of one real row, through the planner: NO_CHANGE means it ran and rolled back. */
+    /** How the planner's NO_CHANGE names the maintained columns that alone would have moved. */
+    private static final String MAINTAINED = "update what it maintains itself: ";
+
     private String dryRun(Connection c, TablePolicy tp, TableInfo info) throws SQLException {
         Optional<ColumnInfo> column = info.columns().stream()
                 .filter(col -> !info.primaryKey().contains(col.name()) && !col.generated() && !col.autoUpdated())
@@ -135,7 +139,13 @@ final class TableProbe {
             return "a dry run on one row changed something in a same-value UPDATE (a trigger?); it was rolled back";
         } catch (RefusedException e) {
             if (e.code() == Refusal.NO_CHANGE) {
-                return "a dry run on one real row ran, was rolled back, and the rollback was proven (" + deployment.dialect().product() + ")";
+                // D8: a same-value UPDATE that only moves what the database maintains (a trigger's column) is
+                // NO_CHANGE too; the probe still ran that trigger on the real row, and says so.
+                int maintained = e.detail().indexOf(MAINTAINED);
+                String moved = maintained < 0 ? "" : " changed only what the database maintains itself ("
+                        + e.detail().substring(maintained + MAINTAINED.length(), e.detail().indexOf(')', maintained)) + "),";
+                return "a dry run on one real row ran," + moved + " was rolled back, and the rollback was proven ("
+                        + deployment.dialect().product() + ")";
             }
             return "the probe dry run was refused: " + e.code() + ": " + e.detail();
         }

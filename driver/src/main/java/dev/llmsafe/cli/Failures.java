@@ -25,7 +25,8 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
         String code;
         String message;
         if (e instanceof RefusedException r) {
-            status = Main.REFUSED;
+            // A missing or malformed argument (J11) is a usage error of the command, as it always was.
+            status = r.code() == dev.llmsafe.Refusal.INVALID_ARGUMENT ? Main.USAGE : Main.REFUSED;
             code = r.code().name();
             message = r.getMessage();
         } else if (e instanceof ConfigException || e instanceof IllegalArgumentException) {

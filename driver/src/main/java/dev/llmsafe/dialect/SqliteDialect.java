@@ -37,6 +37,7 @@ final class SqliteDialect implements Dialect {
 
     private final String product;
     private final ValueReader values = ValueReader.sqlite();
+    private final java.util.Map<SQLiteConnection, SqliteRowLog> rowLogs = SqliteRowLog.registry();
 
     SqliteDialect(String product) {
         this.product = product;
@@ -205,7 +206,16 @@ final class SqliteDialect implements Dialect {
     @Override
     public WriteMeter writeMeter(Connection c, boolean written) throws SQLException {
         long before = Long.parseLong(Jdbc.string(c, "SELECT total_changes()"));
-        return () -> Writes.total(Long.parseLong(Jdbc.string(c, "SELECT total_changes()")) - before);
+        SqliteRowLog log = SqliteRowLog.start(c, rowLogs);
+        return () -> {
+            try {
+                long changes = Long.parseLong(Jdbc.string(c, "SELECT total_changes()")) - before;
+                // D14: a row written twice (a trigger setting a column of the row just updated) is one row.
+                return Writes.total(log.rows(changes));
+            } finally {
+                log.stop(c, rowLogs);
+            }
+        };
     }
 
     @Override
@@ -317,7 +327,8 @@ final class SqliteDialect implements Dialect {
                 "SQLite has no statement timeout (sqlite-jdbc's query timeout does not stop a running statement,"
                         + " measured): a statement is interrupted from the client when it runs past the bound.",
                 "SQLite counts the rows a connection writes in total, not per table: side effects are measured"
-                        + " as a number of rows, without the tables they are in.",
+                        + " as a number of rows, without the tables they are in. A trigger that writes the row just"
+                        + " written again is not counted twice, except in a WITHOUT ROWID table, where it is refused.",
                 "Functions the application registers with SQLite are in no catalog: only the built-in volatile"
                         + " functions are recognised.");
     }

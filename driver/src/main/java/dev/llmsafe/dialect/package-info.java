@@ -6,7 +6,12 @@
  * long the server itself ends an idle transaction and which isolation levels lock (R11), how large a
  * value the database hands a read and how a driver's error for one is recognised (R12).
  *
+ * <p>Primary keys are found again by the values read from them, each bound back exactly as the
+ * column's own type ({@link dev.llmsafe.dialect.KeyBinding}, J11); a value reads the same in text and
+ * binary transfer.
+ *
  * <p>This package uses JDBC and {@link dev.llmsafe.value}; it knows nothing of plans, the store or
- * the card. It names no vendor class, so it loads without any vendor driver on the class path.
+ * the card. Only the SQLite dialect names vendor classes (sqlite-jdbc's connection settings and its
+ * update hook, {@code SqliteRowLog}), and it is loaded only for a SQLite database.
  */
 package dev.llmsafe.dialect;

@@ -85,7 +85,25 @@ final class Guard {
 
     /** The analysis, from the verdict cache when this text was seen before; refusals are thrown. */
     Analysis analyze(String sql) throws SQLException {
-        return engine.analyzer().analyze(sql, lex);
+        return unchecked("reading the statement", () -> engine.analyzer().analyze(sql, lex));
+    }
+
+    /** A step of an execute method that may fail inside llmsafe. */
+    @FunctionalInterface
+    interface Step<T> {
+        T run() throws SQLException;
+    }
+
+    /**
+     * J11: every failure that reaches a caller of an execute method is a SQLException with a code; an
+     * unchecked exception from llmsafe or a vendor driver becomes INTERNAL_ERROR.
+     */
+    static <T> T unchecked(String what, Step<T> step) throws SQLException {
+        try {
+            return step.run();
+        } catch (RuntimeException e) {
+            throw dev.llmsafe.plan.Planner.internal(what, e);
+        }
     }
 
     /** The most rows a read returns (R4). */
@@ -124,6 +142,11 @@ final class Guard {
      * @param statement the vendor statement, which the watchdog may cancel
      */
     ResultSet read(Analysis a, Dialect.Binder parameters, Statement statement, Execution execution) throws SQLException {
+        return unchecked("running a read", () -> readChecked(a, parameters, statement, execution));
+    }
+
+    private ResultSet readChecked(Analysis a, Dialect.Binder parameters, Statement statement, Execution execution)
+            throws SQLException {
         if (a.isWrite()) {
             throw new IllegalStateException("a write reached the read path");
         }
@@ -190,6 +213,10 @@ final class Guard {
 
     /** R5 asked without running: the read checked as it would be, then only its plain EXPLAIN. */
     ReadEstimate estimate(String sql) throws SQLException {
+        return unchecked("estimating a read", () -> estimateChecked(sql));
+    }
+
+    private ReadEstimate estimateChecked(String sql) throws SQLException {
         Analysis a = analyze(sql);
         if (a.isWrite()) {
             throw new RefusedException(Refusal.UNSUPPORTED_STATEMENT, "only a read has a cost estimate here; an UPDATE or"
@@ -279,7 +306,7 @@ final class Guard {
      * @return the exception to throw, whose message is the card
      */
     PlanPendingException propose(List<Proposal> proposals) throws SQLException {
-        return engine.propose(proposals, proposer);
+        return unchecked("planning a write", () -> engine.propose(proposals, proposer));
     }
 
     /**

@@ -38,9 +38,10 @@ public final class PlanPendingException extends SQLException {
     private final String planJson;
     private final UUID planId;
 
-    PlanPendingException(Plan plan) {
-        super(plan.card(), SQLSTATE, 0);
-        this.plan = plan;
+    PlanPendingException(Plan stored) {
+        super(stored.card(), SQLSTATE, 0);
+        // D12: the values of withheld keys stay in the plan store; the proposer's copy has only their hashes.
+        this.plan = stored.withoutWithheld();
         this.planJson = plan.toJson();
         this.planId = plan.id();
     }

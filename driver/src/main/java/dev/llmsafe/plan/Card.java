@@ -26,6 +26,15 @@ public final class Card {
         for (PlannedStatement s : plan.statements()) {
             sb.append("  ").append(s.table()).append(": ").append(s.impact()).append('\n');
             sb.append("  ").append(summary(s)).append('\n');
+            if (!s.autoColumns().isEmpty()) {
+                // D8: a line of its own, not a before and after: the dry run's value is not the apply's.
+                sb.append("  Maintained by the database, not set by this statement: ").append(String.join(", ",
+                        s.autoColumns())).append(". The database sets ").append(s.autoColumns().size() == 1 ? "it" : "them")
+                        .append(" again at apply; the value is not shown here and not checked.\n");
+            }
+            if (s.irreversible()) {
+                sb.append("  ").append(PlannedStatement.IRREVERSIBLE).append('\n');
+            }
         }
         sb.append('\n').append("Measured by running the statement").append(plan.statements().size() > 1 ? "s" : "")
                 .append(" and rolling back\n");
@@ -78,8 +87,19 @@ public final class Card {
         return rows + " would change, in " + c + (c == 1 ? " column: " : " columns: ") + String.join(", ", s.changedColumns());
     }
 
+    /**
+     * D12: a secret key is withheld; its keyed hash, shortened, tells the rows apart, while nobody without
+     * the key can check a guess against it.
+     */
+    private static String key(dev.llmsafe.value.Value v) {
+        if (v instanceof dev.llmsafe.value.MaskedValue m) {
+            return "<withheld, " + m.algorithm() + " " + m.hash().substring(0, 16) + ">";
+        }
+        return v.render();
+    }
+
     private static void rowLines(StringBuilder sb, PlannedStatement s, RowChange row) {
-        sb.append("  ").append(row.key().entrySet().stream().map(e -> e.getKey() + " = " + e.getValue().render())
+        sb.append("  ").append(row.key().entrySet().stream().map(e -> e.getKey() + " = " + key(e.getValue()))
                 .collect(Collectors.joining(", "))).append(s.kind() == PlannedStatement.Kind.DELETE ? "  (deleted)" : "")
                 .append('\n');
         if (row.columns().isEmpty()) {
@@ -98,6 +118,9 @@ public final class Card {
                 sb.append("   (set by the database; at apply it will be the database's own value)");
             }
             sb.append('\n');
+        }
+        for (ColumnChange c : row.unchanged()) {
+            sb.append("    ").append(c.column()).append(": ").append(c.before().render()).append("   (already this value)\n");
         }
     }
 

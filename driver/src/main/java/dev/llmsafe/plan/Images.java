@@ -74,20 +74,19 @@ final class Images {
         }
     }
 
-    /** The rows with these keys, as they are now. */
+    /** The rows with these keys, as they are now (J11: every key type bound back exactly). */
     Map<List<Value>, List<Value>> byKeys(List<List<Value>> keys) throws SQLException {
         Map<List<Value>, List<Value>> out = new LinkedHashMap<>();
+        KeyBinding binding = new KeyBinding(c, dialect.sqlDialect());
+        List<String> quoted = key.stream().map(dialect::quote).toList();
         for (int start = 0; start < keys.size(); start += KEYS_PER_QUERY) {
             List<List<Value>> chunk = keys.subList(start, Math.min(keys.size(), start + KEYS_PER_QUERY));
-            String tuple = key.size() == 1 ? "?" : "(" + String.join(", ", key.stream().map(k -> "?").toList()) + ")";
-            String lhs = key.size() == 1 ? dialect.quote(key.get(0))
-                    : "(" + String.join(", ", key.stream().map(dialect::quote).toList()) + ")";
-            String in = String.join(", ", chunk.stream().map(k -> tuple).toList());
-            try (PreparedStatement ps = prepare("SELECT " + selectList + " FROM " + from + " WHERE " + lhs + " IN (" + in + ")")) {
+            try (PreparedStatement ps = prepare("SELECT " + selectList + " FROM " + from + " WHERE "
+                    + binding.condition(quoted, chunk))) {
                 int i = 1;
                 for (List<Value> k : chunk) {
                     for (Value v : k) {
-                        KeyBinding.bind(ps, i++, v, dialect.sqlDialect());
+                        binding.bind(ps, i++, v);
                     }
                 }
                 for (List<Value> row : read(ps)) {
@@ -96,6 +95,18 @@ final class Images {
             }
         }
         return out;
+    }
+
+    /** J11: a key that cannot be bound back is refused before anything runs, not found missing afterwards. */
+    void checkBindable(java.util.Collection<List<Value>> keys) throws SQLException {
+        for (List<Value> k : keys) {
+            for (Value v : k) {
+                java.util.Optional<String> why = KeyBinding.unbindable(v, dialect.sqlDialect());
+                if (why.isPresent()) {
+                    throw KeyBinding.notBindable(why.get());
+                }
+            }
+        }
     }
 
     List<Value> keyOf(List<Value> row) {

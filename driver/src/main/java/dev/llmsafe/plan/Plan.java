@@ -38,12 +38,26 @@ public record Plan(UUID id, Instant createdAt, String proposer, String database,
         return Card.render(this);
     }
 
-    /** The stable JSON form (C4). */
+    /** The stable JSON form (C4), without the withheld values of secret keys (D12). */
     public String toJson() {
-        return PlanJson.write(this);
+        return PlanJson.write(this, false);
     }
 
-    /** Reads the JSON form back (A10). */
+    /**
+     * The form the plan store keeps and seals (T2): the JSON form with the withheld values of secret keys,
+     * which apply needs to find the rows again (D12). Never shown to the proposer.
+     */
+    public String toStoredJson() {
+        return PlanJson.write(this, true);
+    }
+
+    /** This plan as the proposer may see it: the withheld values of secret keys dropped (D12). */
+    public Plan withoutWithheld() {
+        return new Plan(id, createdAt, proposer, database, statements.stream().map(PlannedStatement::withoutWithheld)
+                .toList(), limitations, warnings);
+    }
+
+    /** Reads the JSON form or the stored form back (A10). */
     public static Plan fromJson(String json) {
         return PlanJson.read(json);
     }

@@ -27,17 +27,23 @@ import java.util.UUID;
  *     "sql": "UPDATE orders SET status = ? WHERE id = ?",
  *     "parameters": [ {"type": "STRING", "value": "shipped"}, {"type": "LONG", "value": "42"} ],
  *     "kind": "UPDATE", "table": {"schema": "public", "name": "orders"},
- *     "impact": "...", "keyColumns": ["id"], "changedColumns": ["status"], "autoColumns": [],
- *     "affectedRows": 1,
+ *     "impact": "...", "keyColumns": ["id"], "changedColumns": ["status"], "autoColumns": ["updated_at"],
+ *     "affectedRows": 1, "irreversible": false,
  *     "rows": [ { "key": {"id": VALUE},
- *                 "columns": [ {"column": "status", "before": VALUE, "after": VALUE, "auto": false} ] } ]
+ *                 "columns": [ {"column": "status", "before": VALUE, "after": VALUE, "auto": false} ],
+ *                 "unchanged": [ {"column": "note", "value": VALUE} ] } ]
  *   } ],
  *   "limitations": ["..."], "warnings": ["..."]
  * }
  * </pre>
  *
  * VALUE is the value model's own JSON form ({@link Value#toJson()}); a deleted row's columns have no
- * "after".
+ * "after". "autoColumns" are the columns the database maintains itself (D8): never among "columns", their
+ * values not shown. "unchanged" are the columns the UPDATE assigns that already hold that value (A4). A
+ * DELETE is {@code "irreversible": true} with a {@code "notice"} saying that llmsafe cannot bring its rows
+ * back (C7). A secret key column's value is a masked value in "key" (D12); only the form the plan store
+ * keeps ({@link Plan#toStoredJson()}) adds {@code "withheldKey": {"id": VALUE}} with the value itself.
+ * Plans written before "unchanged", "irreversible" and "withheldKey" existed read as having none.
  */
 public final class PlanJson {
 
@@ -49,7 +55,7 @@ public final class PlanJson {
     private PlanJson() {
     }
 
-    static String write(Plan plan) {
+    static String write(Plan plan, boolean withheld) {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("format", FORMAT);
         root.put("id", plan.id().toString());
@@ -75,6 +81,10 @@ public final class PlanJson {
             strings(o.putArray("changedColumns"), s.changedColumns());
             strings(o.putArray("autoColumns"), s.autoColumns());
             o.put("affectedRows", s.affectedRows());
+            o.put("irreversible", s.irreversible());
+            if (s.irreversible()) {
+                o.put("notice", PlannedStatement.IRREVERSIBLE);
+            }
             ArrayNode rows = o.putArray("rows");
             for (RowChange r : s.rows()) {
                 ObjectNode ro = rows.addObject();
@@ -91,6 +101,16 @@ public final class PlanJson {
                         co.set("after", value(c.after()));
                     }
                     co.put("auto", c.auto());
+                }
+                ArrayNode same = ro.putArray("unchanged");
+                for (ColumnChange c : r.unchanged()) {
+                    ObjectNode co = same.addObject();
+                    co.put("column", c.column());
+                    co.set("value", value(c.before()));
+                }
+                if (withheld && !r.withheldKey().isEmpty()) {
+                    ObjectNode w = ro.putObject("withheldKey");
+                    r.withheldKey().forEach((k, v) -> w.set(k, value(v)));
                 }
             }
         }
@@ -125,7 +145,16 @@ public final class PlanJson {
                         cols.add(new ColumnChange(c.get("column").asText(), value(c.get("before")),
                                 c.has("after") ? value(c.get("after")) : null, c.get("auto").asBoolean()));
                     }
-                    rows.add(new RowChange(key, cols));
+                    List<ColumnChange> same = new ArrayList<>();
+                    for (JsonNode c : r.path("unchanged")) {
+                        Value v = value(c.get("value"));
+                        same.add(new ColumnChange(c.get("column").asText(), v, v, false));
+                    }
+                    Map<String, Value> withheldKey = new LinkedHashMap<>();
+                    if (r.has("withheldKey")) {
+                        r.get("withheldKey").fields().forEachRemaining(e -> withheldKey.put(e.getKey(), value(e.getValue())));
+                    }
+                    rows.add(new RowChange(key, cols, same, withheldKey));
                 }
                 JsonNode table = o.get("table");
                 statements.add(new PlannedStatement(o.get("sql").asText(), params,

@@ -6,6 +6,7 @@ import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.Bounds;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.TableRef;
+import dev.llmsafe.dialect.UnreadableValueException;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.sql.Analysis;
 import dev.llmsafe.sql.SecretCheck;
@@ -70,9 +71,36 @@ public final class Planner {
      * @throws SQLException when the database fails in a way that is not a refusal (the server is down)
      */
     public Plan plan(List<Proposal> proposals, String proposer) throws SQLException {
-        if (proposals.isEmpty()) {
-            throw new IllegalArgumentException("nothing to plan");
+        if (proposals == null || proposals.isEmpty() || proposals.stream().anyMatch(java.util.Objects::isNull)) {
+            throw new RefusedException(Refusal.INVALID_ARGUMENT, "there is no statement to plan. Send one UPDATE or"
+                    + " DELETE, or a batch of them.");
         }
+        if (proposer == null || proposer.isBlank()) {
+            throw new RefusedException(Refusal.INVALID_ARGUMENT, "the plan names no proposer; every plan records who"
+                    + " proposed it. Name the proposer.");
+        }
+        try {
+            return planChecked(proposals, proposer);
+        } catch (UnreadableValueException e) {
+            throw unreadable(e);
+        } catch (RuntimeException e) {
+            // J11: a caller of the driver catches SQLException; nothing unchecked may reach it.
+            throw internal("planning", e);
+        }
+    }
+
+    /**
+     * J11: an unexpected failure inside llmsafe, as a refusal with its own code. The dry run's transaction
+     * is rolled back by then (or its connection discarded), so nothing was changed.
+     */
+    public static RefusedException internal(String what, RuntimeException e) {
+        LOG.error("llmsafe failed unexpectedly while {}", what, e);
+        return new RefusedException(Refusal.INTERNAL_ERROR, "llmsafe failed unexpectedly while " + what + " ("
+                + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "). Nothing"
+                + " was changed. This is a defect of llmsafe; please report it with the statement.", e);
+    }
+
+    private Plan planChecked(List<Proposal> proposals, String proposer) throws SQLException {
         for (Proposal p : proposals) {
             SecretCheck.check(p.analysis(), policy);
         }
@@ -95,15 +123,15 @@ public final class Planner {
                 for (int i = 0; i < proposals.size(); i++) {
                     statements.add(run.statement(proposals.get(i), targets.get(i)));
                 }
-            } catch (SQLException e) {
-                if (!rollbackQuietly(c)) {
-                    throw bound(e);
-                }
-                if (run.executedAny()) {
+            } catch (SQLException | RuntimeException e) {
+                if (rollbackQuietly(c) && run.executedAny()) {
                     // Refused after the statement ran: the rollback is proven all the same.
                     run.proveRolledBack();
                 }
-                throw bound(e);
+                if (e instanceof SQLException sql) {
+                    throw bound(sql);
+                }
+                throw e;
             }
             rollback(c);
             run.proveRolledBack();
@@ -118,6 +146,9 @@ public final class Planner {
         if (e instanceof RefusedException r) {
             return r;
         }
+        if (e instanceof UnreadableValueException u) {
+            return unreadable(u);
+        }
         return dialect.boundRefusal(e).map(code -> new RefusedException(code, code == Refusal.LOCK_TIMEOUT
                 ? "a row the statement needs is locked by another session for longer than " + bounds.lockTimeoutMs()
                         + " ms. Nothing was changed; try again when that session is done."
@@ -125,6 +156,12 @@ public final class Planner {
                         + " changed; narrow the WHERE clause.", e))
                 .orElseGet(() -> new RefusedException(Refusal.UNSUPPORTED_STATEMENT, "the database refused the"
                         + " statement during the dry run: " + e.getMessage() + ". Nothing was changed.", e));
+    }
+
+    /** J11, D13: a value that cannot be read exactly is refused with its own code, never shown as a guess. */
+    public static RefusedException unreadable(UnreadableValueException e) {
+        return new RefusedException(Refusal.UNREADABLE_VALUE, "a value of the rows this statement touches cannot be"
+                + " read exactly in this session: " + e.getMessage() + ". Nothing was changed.", e);
     }
 
     private void rollback(Connection c) throws SQLException {
@@ -196,6 +233,13 @@ public final class Planner {
                     t.info()));
             List<Parameter> whereParams = p.parameters().subList(a.whereFirstParameter(),
                     a.whereFirstParameter() + a.whereParameterCount());
+            if (!t.secretKeyColumns().isEmpty() && maskKey == null) {
+                throw new RefusedException(Refusal.DENIED_IDENTIFIER, "the primary key of " + ref + " ("
+                        + String.join(", ", t.secretKeyColumns()) + ") is a secret identifier: a card can show its rows"
+                        + " only with each key withheld as a keyed hash, and no seal key is configured to key it with."
+                        + " Set sealKey in the configuration (on the planning and the applying side), or change these"
+                        + " rows through the application.");
+            }
             int ceiling = delete ? policy.maxDeleteRows(t.policy()) : policy.maxUpdateRows(t.policy());
             checkCount(img.count(a.where(), whereParams), ceiling, delete, ref);
             List<List<Value>> beforeRows = img.select(a.where(), whereParams, true);
@@ -208,6 +252,7 @@ public final class Planner {
                 throw new RefusedException(Refusal.KEY_NOT_UNIQUE, "the " + beforeRows.size() + " rows matched in " + ref
                         + " have only " + before.size() + " distinct keys, so they cannot be told apart at apply.");
             }
+            img.checkBindable(before.keySet());
             boolean writtenBefore = executedAny();
             Map<List<Value>, List<Value>> seen = firstSeen.computeIfAbsent(ref, r -> new LinkedHashMap<>());
             before.forEach(seen::putIfAbsent);
@@ -234,38 +279,59 @@ public final class Planner {
             List<RowChange> rows = new ArrayList<>();
             Set<String> changedColumns = new LinkedHashSet<>();
             long changedRows = 0;
+            long writtenRows = 0;
             List<String> columns = img.columns();
+            // D8: what the database maintains itself is not what the statement sets; its dry-run value
+            // (the dry run's clock, a trigger's counter) is not what apply will store.
+            List<String> maintained = delete ? List.of() : columns.stream().filter(t.autoColumns()::contains).toList();
             for (Map.Entry<List<Value>, List<Value>> e : before.entrySet()) {
                 List<Value> b = e.getValue();
                 List<Value> f = delete ? null : after.get(e.getKey());
                 List<ColumnChange> changes = new ArrayList<>();
+                List<ColumnChange> unchanged = new ArrayList<>();
+                boolean rowWritten = false;
                 for (int i = 0; i < columns.size(); i++) {
                     String col = columns.get(i);
-                    if (delete || !b.get(i).equals(f.get(i))) {
+                    boolean differs = delete || !b.get(i).equals(f.get(i));
+                    rowWritten |= differs;
+                    if (maintained.contains(col)) {
+                        continue;
+                    }
+                    if (differs) {
                         changes.add(new ColumnChange(col, t.shown(col, b.get(i), maskKey),
-                                delete ? null : t.shown(col, f.get(i), maskKey),
-                                t.autoColumns().contains(col)));
+                                delete ? null : t.shown(col, f.get(i), maskKey), false));
                         changedColumns.add(col);
+                    } else if (t.setColumns().contains(col)) {
+                        // A4: the value the card calls already correct is compared again before apply writes.
+                        Value v = t.shown(col, b.get(i), maskKey);
+                        unchanged.add(new ColumnChange(col, v, v, false));
                     }
                 }
-                if (!changes.isEmpty()) {
-                    changedRows++;
-                }
+                changedRows += changes.isEmpty() ? 0 : 1;
+                writtenRows += rowWritten ? 1 : 0;
                 Map<String, Value> key = new LinkedHashMap<>();
+                Map<String, Value> withheld = new LinkedHashMap<>();
                 for (int i = 0; i < t.info().primaryKey().size(); i++) {
-                    key.put(t.info().primaryKey().get(i), e.getKey().get(i));
+                    String k = t.info().primaryKey().get(i);
+                    Value v = e.getKey().get(i);
+                    key.put(k, t.shown(k, v, maskKey));
+                    if (t.secretKeyColumns().contains(k)) {
+                        // D12: the card shows the keyed hash; only the store's sealed plan holds the value.
+                        withheld.put(k, v);
+                    }
                 }
-                rows.add(new RowChange(key, changes));
+                rows.add(new RowChange(key, changes, unchanged, withheld));
             }
-            SideEffects.check(dialect, meter.measure(), ref, delete, affected, changedRows);
+            SideEffects.check(dialect, meter.measure(), ref, delete, affected, writtenRows);
             if (!delete && changedRows == 0) {
                 throw new RefusedException(Refusal.NO_CHANGE, "the UPDATE matches " + before.size() + " rows of " + ref
-                        + " but changes no value in any of them. There is nothing to approve.");
+                        + " but changes no value in any of them" + (maintained.isEmpty() ? "" : " (the database would only"
+                        + " update what it maintains itself: " + String.join(", ", maintained) + ")")
+                        + ". There is nothing to approve.");
             }
             return new PlannedStatement(a.text(), p.parameters(), delete ? PlannedStatement.Kind.DELETE
                     : PlannedStatement.Kind.UPDATE, ref, t.policy().impact().orElseThrow(), t.info().primaryKey(),
-                    delete ? columns : List.copyOf(changedColumns),
-                    t.autoColumns().stream().filter(changedColumns::contains).toList(), affected, rows);
+                    delete ? columns : List.copyOf(changedColumns), maintained, affected, rows);
         }
 
         private void checkCount(long n, int ceiling, boolean delete, TableRef ref) throws RefusedException {

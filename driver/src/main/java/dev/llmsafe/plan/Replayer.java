@@ -93,13 +93,23 @@ public final class Replayer {
         }
         Map<List<Value>, RowChange> planned = new LinkedHashMap<>();
         for (RowChange r : s.rows()) {
-            planned.put(List.copyOf(r.key().values()), r);
+            if (r.keyValues().stream().anyMatch(v -> v instanceof dev.llmsafe.value.MaskedValue)) {
+                // D12: only the store's sealed plan holds a withheld key; without it the row cannot be found.
+                throw new RefusedException(Refusal.PLAN_TAMPERED, "the plan shows a withheld key of " + s.table()
+                        + " but holds no value for it, so its row cannot be found. Nothing was applied; propose the"
+                        + " change again.");
+            }
+            planned.put(r.keyValues(), r);
         }
         checkKeys(s, now.keySet(), planned.keySet());
         List<String> columns = img.columns();
         for (Map.Entry<List<Value>, RowChange> e : planned.entrySet()) {
             List<Value> current = now.get(e.getKey());
-            for (ColumnChange ch : e.getValue().columns()) {
+            // A4: before anything is written, every value the card shows for the row: each column that
+            // changes (every column of a DELETE) and each assigned column the card calls already correct.
+            List<ColumnChange> shown = new ArrayList<>(e.getValue().columns());
+            shown.addAll(e.getValue().unchanged());
+            for (ColumnChange ch : shown) {
                 if (ch.auto() && !delete) {
                     continue;
                 }
@@ -144,7 +154,10 @@ public final class Replayer {
         }
     }
 
-    /** A6: the approved columns hold the approved values, and nothing else changed (but auto columns). */
+    /**
+     * A6: the approved columns hold the approved values, and nothing else changed but the columns the card
+     * says the database maintains (D8: only what the card promised is checked, and all of it).
+     */
     private long checkAfter(PlannedStatement s, Target t, List<String> columns, RowChange row, List<Value> before,
             List<Value> after) throws RefusedException {
         if (after == null) {
@@ -157,7 +170,7 @@ public final class Replayer {
             String col = columns.get(i);
             ColumnChange ch = approved.get(col);
             changed |= !before.get(i).equals(after.get(i));
-            if (t.autoColumns().contains(col)) {
+            if (s.autoColumns().contains(col) || ch != null && ch.auto()) {
                 continue;
             }
             if (ch != null) {

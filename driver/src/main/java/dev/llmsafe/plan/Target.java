@@ -40,6 +40,11 @@ import java.util.Set;
 record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<String> autoColumns,
         Set<String> secretColumns, List<String> warnings) {
 
+    /** The secret columns among the primary key's, in key order: their values are withheld (D12). */
+    List<String> secretKeyColumns() {
+        return info.primaryKey().stream().filter(secretColumns::contains).toList();
+    }
+
     /** The value as a plan shows it: a secret column only as its hash (D12). */
     dev.llmsafe.value.Value shown(String column, dev.llmsafe.value.Value v, byte[] maskKey) {
         if (!secretColumns.contains(column)) {
@@ -75,13 +80,8 @@ record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<S
             throw new RefusedException(Refusal.NO_PRIMARY_KEY, info.ref() + " has no primary key, so its rows cannot"
                     + " be shown one by one or found again at apply. Add a primary key to the table.");
         }
+        // D12: a secret primary key column is withheld on the card (see Planner), not a reason to refuse.
         Set<String> secrets = secretColumns(policy, info);
-        for (String k : info.primaryKey()) {
-            if (secrets.contains(k)) {
-                throw new RefusedException(Refusal.DENIED_IDENTIFIER, "the primary key column " + k + " of " + info.ref()
-                        + " is a secret identifier, and a plan shows every row's key. It cannot be written here.");
-            }
-        }
         if (!info.visibility().foreignKeys()) {
             throw new RefusedException(Refusal.CASCADES_UNKNOWN, "this credential cannot see which foreign keys"
                     + " reference " + info.ref() + " (the catalog hides them and answers \"none\"), so a cascade"
@@ -121,10 +121,11 @@ record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<S
         List<String> warnings = new ArrayList<>();
         for (TableInfo.Trigger t : info.triggers()) {
             boolean onThis = t.events().contains(what);
-            if (onThis && a.kind() == Analysis.Kind.UPDATE && tp.autoColumns().isEmpty()) {
+            if (onThis && a.kind() == Analysis.Kind.UPDATE && !tp.autoColumnsDeclared()) {
                 throw new RefusedException(Refusal.AUTO_COLUMNS_UNKNOWN, "the trigger " + t.name() + " on " + info.ref()
                         + " fires " + t.timing() + " UPDATE and may change columns the statement does not name; the"
-                        + " catalog cannot say which. Declare them in policy.autoColumns for this table.");
+                        + " catalog cannot say which. Declare them in policy.autoColumns for this table (an empty"
+                        + " list if its triggers change no column).");
             }
             if (onThis) {
                 warnings.add("The trigger " + t.name() + " (" + t.timing() + " " + what + ") on " + info.ref()
@@ -191,6 +192,15 @@ record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<S
         if (column.generated()) {
             throw new RefusedException(Refusal.DENIED_WRITE_COLUMN, info.ref() + "." + name + " is computed by the"
                     + " database (a generated column) and cannot be set. Set the columns it is computed from.");
+        }
+        boolean declared = tp.autoColumns().stream().anyMatch(d -> dialect.sameColumn(d, name));
+        if (column.autoUpdated() || declared) {
+            // W13: with ON UPDATE the statement's value wins, with a trigger the trigger's; either way the card
+            // would call a value "set by the database" that the statement sets, or the reverse.
+            throw new RefusedException(Refusal.MAINTAINED_COLUMN, info.ref() + "." + name + " is maintained by the"
+                    + " database itself (" + (declared ? "policy.autoColumns declares that a trigger sets it"
+                    : "the catalog says ON UPDATE") + "), so the statement may not set it: the card could not say whose"
+                    + " value it ends with. Leave it out of SET; the database sets it.");
         }
         if (info.primaryKey().contains(name)) {
             throw new RefusedException(Refusal.KEY_CHANGE, "the statement changes " + name + ", part of the primary key"

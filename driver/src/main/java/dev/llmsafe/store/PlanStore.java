@@ -133,7 +133,8 @@ public final class PlanStore implements PlanSink {
     /** Stores a new plan as proposed, with its checksum and seal, and audits the proposal. */
     @Override
     public void save(Plan plan) throws SQLException {
-        String json = plan.toJson();
+        // D12: the stored form holds the values of withheld keys, under the checksum and the seal.
+        String json = plan.toStoredJson();
         String checksum = Seals.checksum(json);
         String id = plan.id().toString();
         try (Connection c = source.getConnection()) {
@@ -225,7 +226,16 @@ public final class PlanStore implements PlanSink {
         }
     }
 
+    /** J11: a row the store's writer garbled (a status, a date) is a tampered plan, not an unchecked exception. */
     private StoredPlan read(Connection c, UUID id) throws SQLException {
+        try {
+            return readRow(c, id);
+        } catch (IllegalArgumentException | NullPointerException | java.time.DateTimeException e) {
+            throw tampered(id, "the store's row for it cannot be read (" + e.getMessage() + ")");
+        }
+    }
+
+    private StoredPlan readRow(Connection c, UUID id) throws SQLException {
         String[] row;
         try (PreparedStatement ps = c.prepareStatement("SELECT status, plan_json, checksum, seal, approved_by, approved_at,"
                 + " approval_seal, outcome, proposer FROM " + StoreSchema.PLANS + " WHERE id = ?")) {

@@ -76,6 +76,13 @@ class ApplyTest {
         return w;
     }
 
+    static long number(Workflow w, String sql) throws SQLException {
+        try (Statement s = w.db.admin().createStatement(); java.sql.ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     static void refused(ThrowingCallable call, Refusal code, String text) {
         assertThatThrownBy(call).isInstanceOf(RefusedException.class)
                 .satisfies(e -> assertThat(((RefusedException) e).code()).as(e.getMessage()).isEqualTo(code))
@@ -164,6 +171,177 @@ class ApplyTest {
         assertThat(failed.outcome()).hasValueSatisfying(o -> assertThat(o).startsWith("ROW_CHANGED"));
         // A11: a failed apply is final.
         refused(() -> w.applier(store, POLICY).apply(plan.id(), "bob"), Refusal.PLAN_CLOSED, "is failed");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void A4_anAssignedUnchangedColumnAndARowTheCardCallsAlreadyCorrectAreComparedBeforeTheWrite(Engine engine)
+            throws SQLException {
+        Workflow w = fresh(engine);
+        PlanStore store = w.store(null);
+        // Row 1 already holds status 'packed' (already correct); row 2 keeps its status and changes its qty.
+        Plan correct = w.propose(store, POLICY, "assistant", "UPDATE orders SET status = 'packed' WHERE id IN (1, 3)");
+        Plan assigned = w.propose(store, POLICY, "assistant", "UPDATE orders SET status = 'packed', qty = 7 WHERE id = 2");
+        assertThat(correct.card()).contains("  id = 1\n    (matched, but no value changes)\n    status: 'packed'   (already"
+                + " this value)\n  id = 3\n    status: 'open' -> 'packed'\n");
+        assertThat(assigned.card()).contains("  id = 2\n    qty: 2 -> 7\n    status: 'packed'   (already this value)\n");
+        assertThat(assigned.toJson()).contains("\"unchanged\":[{\"column\":\"status\",\"value\":{\"t\":\"text\","
+                + "\"v\":\"packed\"}}]");
+        assertThat(Plan.fromJson(assigned.toJson())).isEqualTo(assigned);
+        new Approver(store, false).approve(correct.id(), "alice");
+        new Approver(store, false).approve(assigned.id(), "alice");
+        w.db.execute("UPDATE orders SET status = 'lost' WHERE id IN (1, 2)");
+        List<String> before = w.snapshot("orders");
+        // Refused as ROW_CHANGED, which is only ever decided before the statement runs (RESULT_MISMATCH after).
+        refused(() -> w.applier(store, POLICY).apply(correct.id(), "bob"), Refusal.ROW_CHANGED,
+                "id = 1 changed: status is now 'lost', the card showed 'packed'");
+        refused(() -> w.applier(store, POLICY).apply(assigned.id(), "bob"), Refusal.ROW_CHANGED,
+                "id = 2 changed: status is now 'lost', the card showed 'packed'");
+        assertThat(w.snapshot("orders")).isEqualTo(before);
+
+        // Untouched, the same plan applies, and the rows are the card's.
+        w.db.execute("UPDATE orders SET status = 'packed' WHERE id IN (1, 2)");
+        Plan again = w.propose(store, POLICY, "assistant", "UPDATE orders SET status = 'packed', qty = 7 WHERE id = 2");
+        new Approver(store, false).approve(again.id(), "alice");
+        w.applier(store, POLICY).apply(again.id(), "bob");
+        assertThat(w.snapshot("orders")).contains("[2, packed, fragile, 7, t2]");
+    }
+
+    /**
+     * D8: a column a trigger maintains (declared) and, on MariaDB, an ON UPDATE column (the catalog's) are
+     * not changes of the statement: the card says the database maintains them and shows no value (the dry
+     * run's clock is not the apply's), apply writes the database's value and does not compare it. W13:
+     * assigning one is refused.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
+    void D8_W13_columnsTheDatabaseMaintainsAreItsOwnOnTheCardAndAtApply(Engine engine) throws SQLException {
+        Workflow w = fresh(engine);
+        if (engine == Engine.POSTGRES) {
+            w.db.execute("ALTER TABLE orders ADD touched TIMESTAMPTZ NOT NULL DEFAULT '2020-01-01 00:00:00+00'",
+                    "CREATE OR REPLACE FUNCTION d8_touch() RETURNS trigger LANGUAGE plpgsql AS"
+                            + " $$ BEGIN NEW.touched := clock_timestamp(); RETURN NEW; END $$",
+                    "CREATE TRIGGER d8_touch BEFORE UPDATE ON orders FOR EACH ROW EXECUTE FUNCTION d8_touch()");
+        } else {
+            w.db.execute("ALTER TABLE orders ADD touched DATETIME(6) NOT NULL DEFAULT '2020-01-01 00:00:00'",
+                    "ALTER TABLE orders ADD updated_at TIMESTAMP(6) NOT NULL DEFAULT '2020-01-01 00:00:00'"
+                            + " ON UPDATE CURRENT_TIMESTAMP(6)",
+                    "CREATE TRIGGER d8_touch BEFORE UPDATE ON orders FOR EACH ROW SET NEW.touched = NOW(6)");
+        }
+        String maintained = engine == Engine.POSTGRES ? "touched" : "touched, updated_at";
+        Policy policy = Policy.define(p -> p.table("orders", t -> t.impact("Changing an order moves money.")
+                .autoColumns("touched")));
+        PlanStore store = w.store(null);
+        Plan plan = w.propose(store, policy, "assistant", "UPDATE orders SET qty = 9 WHERE id = 1");
+        assertThat(plan.card()).contains("  1 row would change, in 1 column: qty\n  Maintained by the database, not set"
+                + " by this statement: " + maintained + ". The database sets " + (engine == Engine.POSTGRES ? "it" : "them")
+                + " again at apply; the value is not shown here and not checked.\n")
+                .contains("  id = 1\n    qty: 1 -> 9\n\n")
+                .doesNotContain("touched:").doesNotContain("updated_at:").doesNotContain("set by the database;");
+        var s = plan.statements().get(0);
+        assertThat(s.changedColumns()).containsExactly("qty");
+        assertThat(s.autoColumns()).containsExactly(maintained.split(", "));
+        assertThat(s.rows().get(0).columns()).extracting(dev.llmsafe.plan.ColumnChange::column).containsExactly("qty");
+        assertThat(plan.toJson()).contains("\"changedColumns\":[\"qty\"],\"autoColumns\":[\""
+                + maintained.replace(", ", "\",\"") + "\"]");
+        new Approver(store, false).approve(plan.id(), "alice");
+        w.applier(store, policy).apply(plan.id(), "bob");
+        // The rows are the card's, and the database set what it maintains.
+        assertThat(number(w, "SELECT COUNT(*) FROM orders WHERE id = 1 AND qty = 9 AND status = 'packed'"
+                + " AND note IS NULL AND touched > '2020-01-02'" + (engine == Engine.MYSQL ? " AND updated_at > '2020-01-02'"
+                : ""))).isEqualTo(1);
+        assertThat(number(w, "SELECT COUNT(*) FROM orders WHERE id <> 1 AND touched = '2020-01-01 00:00:00'")).isEqualTo(2);
+
+        List<String> before = w.snapshot("orders");
+        refused(() -> w.propose(store, policy, "assistant", "UPDATE orders SET touched = '2021-01-01 00:00:00', qty = 2"
+                + " WHERE id = 2"), Refusal.MAINTAINED_COLUMN, ".touched is maintained by the database itself"
+                + " (policy.autoColumns declares that a trigger sets it)");
+        if (engine == Engine.MYSQL) {
+            refused(() -> w.propose(store, policy, "assistant", "UPDATE orders SET updated_at = '2021-01-01 00:00:00'"
+                    + " WHERE id = 2"), Refusal.MAINTAINED_COLUMN, ".updated_at is maintained by the database itself"
+                    + " (the catalog says ON UPDATE)");
+        }
+        assertThat(w.snapshot("orders")).isEqualTo(before);
+    }
+
+    /**
+     * D12: a DELETE (and an UPDATE) on a table whose primary key is a secret column: the card shows each key
+     * withheld, as a keyed hash; the value is only in the store's sealed plan, which apply reads to find the
+     * row. Without a seal key to key the hash with, it is refused.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void D12_aTableWhoseKeyIsSecretIsPlannedWithTheKeyWithheldAndApplied(Engine engine) throws SQLException {
+        Workflow w = flow(engine);
+        w.db.execute("DROP TABLE IF EXISTS tokens", "CREATE TABLE tokens (api_token VARCHAR(40) PRIMARY KEY,"
+                + " owner VARCHAR(20) NOT NULL, uses INT NOT NULL)", "INSERT INTO tokens VALUES ('tok-alpha-1', 'bob', 1),"
+                + " ('tok-beta-2', 'bob', 2), ('tok-gamma-3', 'carol', 3)");
+        Policy policy = Policy.define(p -> p.table("tokens", t -> t.impact("A token lets its owner call the API."))
+                .secret("api_token", "a bearer token"));
+        byte[] key = "a seal key of thirty-two bytes!!".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        refused(() -> w.propose(w.store(null), policy, "assistant", "DELETE FROM tokens WHERE owner = 'bob'"),
+                Refusal.DENIED_IDENTIFIER, "no seal key is configured");
+        PlanStore store = w.store(key);
+        Plan plan = w.propose(store, policy, key, "assistant", "DELETE FROM tokens WHERE owner = 'bob'");
+        String hash = ((dev.llmsafe.value.MaskedValue) new dev.llmsafe.value.TextValue("tok-alpha-1").masked(key)).hash();
+        assertThat(plan.card()).contains("  api_token = <withheld, hmac-sha256 " + hash.substring(0, 16) + ">  (deleted)\n"
+                + "    api_token: <masked>\n    owner: 'bob'\n    uses: 1\n")
+                .doesNotContain("tok-alpha").doesNotContain("tok-beta");
+        assertThat(plan.toJson()).doesNotContain("tok-alpha").doesNotContain("withheldKey");
+        assertThat(plan.withoutWithheld().toJson()).isEqualTo(plan.toJson());
+        assertThat(plan.toStoredJson()).contains("\"withheldKey\":{\"api_token\":{\"t\":\"text\",\"v\":\"tok-alpha-1\"}}");
+        StoredPlan stored = store.load(plan.id());
+        assertThat(stored.plan().statements().get(0).rows()).extracting(r -> r.keyValues().get(0).render())
+                .containsExactly("'tok-alpha-1'", "'tok-beta-2'");
+        new Approver(store, false).approve(plan.id(), "alice");
+        w.applier(store, policy, key, false, Bounds.DEFAULT).apply(plan.id(), "bob");
+        assertThat(w.snapshot("tokens")).containsExactly("[tok-gamma-3, carol, 3]");
+
+        Plan update = w.propose(store, policy, key, "assistant", "UPDATE tokens SET uses = 30 WHERE owner = 'carol'");
+        assertThat(update.card()).contains("  api_token = <withheld, hmac-sha256 ").contains("    uses: 3 -> 30\n")
+                .doesNotContain("tok-gamma");
+        new Approver(store, false).approve(update.id(), "alice");
+        w.applier(store, policy, key, false, Bounds.DEFAULT).apply(update.id(), "bob");
+        assertThat(w.snapshot("tokens")).containsExactly("[tok-gamma-3, carol, 30]");
+    }
+
+    /** D14, D8: SQLite's AFTER UPDATE trigger writing the row again is planned, applied, and the rows are the card's. */
+    @Test
+    void D14_D8_onSqliteATriggerThatWritesTheSameRowIsAppliedAsTheCardShowed() throws SQLException {
+        Workflow w = fresh(Engine.SQLITE);
+        w.db.execute("CREATE TRIGGER orders_touch AFTER UPDATE OF qty ON orders BEGIN"
+                + " UPDATE orders SET note = 'touched ' || NEW.qty WHERE id = NEW.id; END");
+        Policy policy = Policy.define(p -> p.table("orders", t -> t.impact("Changing an order moves money.")
+                .autoColumns("note")));
+        PlanStore store = w.store(null);
+        Plan plan = w.propose(store, policy, "assistant", "UPDATE orders SET qty = qty * 10 WHERE id IN (1, 2)");
+        assertThat(plan.card()).contains("2 rows would change, in 1 column: qty\n  Maintained by the database, not set by"
+                + " this statement: note.").contains("  id = 1\n    qty: 1 -> 10\n  id = 2\n    qty: 2 -> 20\n");
+        new Approver(store, false).approve(plan.id(), "alice");
+        assertThat(w.applier(store, policy).apply(plan.id(), "bob").rows()).containsExactly(2L);
+        assertThat(w.snapshot("orders")).containsExactly("[1, packed, touched 10, 10, t1]",
+                "[2, packed, touched 20, 20, t2]", "[3, open, null, 3, t3]");
+    }
+
+    /**
+     * A4 before the write, proven by a sequence: nextval is not rolled back, so a statement that ran (and
+     * was rolled back for a mismatch found after it) would have moved it. PostgreSQL only (sequences).
+     */
+    @Test
+    void A4_aRowTheCardCallsAlreadyCorrectIsComparedBeforeTheStatementRuns() throws SQLException {
+        Workflow w = fresh(Engine.POSTGRES);
+        w.db.execute("DROP SEQUENCE IF EXISTS a4_runs", "CREATE SEQUENCE a4_runs",
+                "CREATE OR REPLACE FUNCTION a4_count() RETURNS trigger LANGUAGE plpgsql AS"
+                        + " $$ BEGIN PERFORM nextval('a4_runs'); RETURN NEW; END $$",
+                "CREATE TRIGGER a4_count BEFORE UPDATE ON orders FOR EACH ROW EXECUTE FUNCTION a4_count()");
+        Policy policy = Policy.define(p -> p.table("orders", t -> t.impact("Changing an order moves money.").autoColumns()));
+        PlanStore store = w.store(null);
+        Plan plan = w.propose(store, policy, "assistant", "UPDATE orders SET status = 'packed' WHERE id IN (1, 3)");
+        new Approver(store, false).approve(plan.id(), "alice");
+        w.db.execute("UPDATE orders SET status = 'lost' WHERE id = 1");
+        long runs = number(w, "SELECT last_value FROM a4_runs");
+        refused(() -> w.applier(store, policy).apply(plan.id(), "bob"), Refusal.ROW_CHANGED, "status is now 'lost'");
+        assertThat(number(w, "SELECT last_value FROM a4_runs")).as("the UPDATE never ran at apply").isEqualTo(runs);
     }
 
     @ParameterizedTest

@@ -223,6 +223,23 @@ class PlannerTest {
 
     @ParameterizedTest
     @EnumSource(Engine.class)
+    void C7_aDeleteCardSaysTheRowsCannotBeBroughtBack(Engine engine) throws SQLException {
+        Planning p = planning(engine);
+        Plan delete = p.plan(POLICY, "DELETE FROM orders WHERE id IN (1, 2)");
+        String sentence = "Deleted rows cannot be brought back by llmsafe: it keeps no copy to restore them from, and"
+                + " applying this plan is final. The values shown here are the only record llmsafe keeps of them.";
+        assertThat(delete.card()).contains("  2 rows would be deleted outright, with every value shown below\n  "
+                + sentence + "\n");
+        assertThat(delete.statements().get(0).irreversible()).isTrue();
+        assertThat(delete.toJson()).contains("\"irreversible\":true,\"notice\":\"" + sentence + "\"");
+        assertThat(Plan.fromJson(delete.toJson())).isEqualTo(delete);
+        Plan update = p.plan(POLICY, "UPDATE orders SET note = 'x' WHERE id = 1");
+        assertThat(update.card()).doesNotContain("cannot be brought back");
+        assertThat(update.toJson()).contains("\"irreversible\":false").doesNotContain("\"notice\"");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
     void D16_parametersArePartOfThePlanWithTheirTypes(Engine engine) throws SQLException {
         Planning p = planning(engine);
         Plan plan = p.plan(POLICY, "UPDATE orders SET note = ?, qty = ? WHERE id = ? AND status = ?",

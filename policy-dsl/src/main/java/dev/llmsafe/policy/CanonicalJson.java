@@ -115,10 +115,10 @@ final class CanonicalJson {
             }
             g.writeEndObject();
         }
-        if (p.tables().values().stream().anyMatch(t -> !t.autoColumns().isEmpty())) {
+        if (p.tables().values().stream().anyMatch(TablePolicy::autoColumnsDeclared)) {
             g.writeObjectFieldStart("autoColumns");
             for (TablePolicy t : p.tables().values()) {
-                if (!t.autoColumns().isEmpty()) {
+                if (t.autoColumnsDeclared()) {
                     g.writeArrayFieldStart(t.name().toString());
                     for (Identifier c : t.autoColumns().stream()
                             .sorted(java.util.Comparator.comparing(Identifier::toString)).toList()) {

@@ -148,6 +148,8 @@ final class ConfigReader {
         if (auto != null) {
             String path = "policy.autoColumns." + table;
             Arr columns = (Arr) expect(auto, path, Arr.class, "a list of column names");
+            // An empty list is a declaration too: this table's triggers change no column (D8).
+            t.autoColumns();
             for (int i = 0; i < columns.items().size(); i++) {
                 Node c = columns.items().get(i);
                 String column = string(c, path + "[" + i + "]");

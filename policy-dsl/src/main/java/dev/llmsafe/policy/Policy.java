@@ -310,6 +310,7 @@ public final class Policy {
         private OptionalInt maxUpdateRows = OptionalInt.empty();
         private OptionalInt maxDeleteRows = OptionalInt.empty();
         private final Set<Identifier> autoColumns = new LinkedHashSet<>();
+        private boolean autoColumnsDeclared;
         private final Map<Identifier, String> denyWrite = new LinkedHashMap<>();
 
         private TableBuilder(QualifiedName name) {
@@ -336,8 +337,13 @@ public final class Policy {
             return this;
         }
 
-        /** Columns the database changes by itself (a trigger, ON UPDATE) that its catalog may not report. */
+        /**
+         * Columns the database changes by itself (a trigger, ON UPDATE) that its catalog may not report.
+         * Called with none, it declares that this table's triggers change no column (D8): its UPDATEs are
+         * then planned, and a column a trigger does change anyway is shown and checked like any other.
+         */
         public TableBuilder autoColumns(String... columns) {
+            autoColumnsDeclared = true;
             for (String c : columns) {
                 Identifier id = columnName(c);
                 if (!autoColumns.add(id)) {
@@ -359,7 +365,7 @@ public final class Policy {
 
         private TablePolicy build() {
             return new TablePolicy(name, Optional.ofNullable(impact), maxUpdateRows, maxDeleteRows,
-                    autoColumns, denyWrite);
+                    autoColumns, denyWrite, autoColumnsDeclared);
         }
     }
 

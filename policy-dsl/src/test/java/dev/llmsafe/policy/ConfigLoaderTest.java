@@ -161,6 +161,22 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void D8_anEmptyAutoColumnsListDeclaresThatTheTriggersChangeNoColumn() {
+        Policy file = parse(minimal("{\"allow\": [\"orders\", \"items\"], \"autoColumns\": {\"orders\": []}}")).policy();
+        TablePolicy orders = file.table(QualifiedName.parse("orders", 2)).orElseThrow();
+        TablePolicy items = file.table(QualifiedName.parse("items", 2)).orElseThrow();
+        assertThat(orders.autoColumns()).isEmpty();
+        assertThat(orders.autoColumnsDeclared()).isTrue();
+        assertThat(items.autoColumnsDeclared()).as("not listed: not declared").isFalse();
+        Policy dsl = Policy.define(b -> b.table("orders", t -> t.autoColumns()).table("items"));
+        assertThat(dsl).isEqualTo(file);
+        assertThat(dsl.toJson()).contains("\"autoColumns\" : {\n    \"orders\" : [ ]\n  }");
+        assertThat(parse(minimal(dsl.toJson())).policy()).isEqualTo(dsl);
+        assertThat(Policy.define(b -> b.table("orders", t -> t.autoColumns("updated_at"))).table(
+                QualifiedName.parse("orders", 2)).orElseThrow().autoColumnsDeclared()).isTrue();
+    }
+
+    @Test
     void thePolicyRoundTripsThroughItsCanonicalJson() {
         Policy p = Policy.define(b -> b
                 .table("b", t -> t.impact("x").maxDeleteRows(3).autoColumns("z", "a"))
