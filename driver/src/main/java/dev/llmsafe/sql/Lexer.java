@@ -393,10 +393,15 @@ public final class Lexer {
         tokens.add(new Token(kind, at, at + text.length(), text));
     }
 
-    /** Trims white space and one trailing semicolon; the offsets move with the text. */
+    /**
+     * Trims white space and the trailing semicolons (any number, with white space and comments between
+     * them: {@code ;;} ends one statement as {@code ;} does, and none of the three servers runs anything
+     * for an empty statement); the offsets move with the text. What is executed is the statement without
+     * them.
+     */
     private Lexed trimmed() {
         List<Token> kept = new ArrayList<>(tokens);
-        if (!kept.isEmpty() && kept.get(kept.size() - 1).kind() == Kind.SEMICOLON) {
+        while (!kept.isEmpty() && kept.get(kept.size() - 1).kind() == Kind.SEMICOLON) {
             kept.remove(kept.size() - 1);
         }
         if (kept.isEmpty()) {

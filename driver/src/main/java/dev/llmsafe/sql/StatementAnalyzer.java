@@ -117,7 +117,7 @@ public final class StatementAnalyzer {
                 if (t.kind() == Token.Kind.SEMICOLON) {
                     throw new RefusedException(Refusal.MULTIPLE_STATEMENTS, "the text holds more than one statement"
                             + " (a ';' at character " + (t.start() + 1) + " is followed by more). Send one"
-                            + " statement at a time; a single trailing ';' is fine.");
+                            + " statement at a time; trailing ';' are fine.");
                 }
             }
         }

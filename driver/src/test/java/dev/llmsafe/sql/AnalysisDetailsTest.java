@@ -98,8 +98,8 @@ class AnalysisDetailsTest {
         assertThatThrownBy(() -> analyze("SELECT 1; DELETE FROM orders", PG))
                 .isInstanceOf(RefusedException.class)
                 .hasMessage("Refused (MULTIPLE_STATEMENTS): the text holds more than one statement (a ';' at"
-                        + " character 9 is followed by more). Send one statement at a time; a single trailing ';'"
-                        + " is fine.")
+                        + " character 9 is followed by more). Send one statement at a time; trailing ';' are"
+                        + " fine.")
                 .satisfies(e -> assertThat(((RefusedException) e).getSQLState()).doesNotStartWith("08"));
         for (Refusal r : Refusal.values()) {
             assertThat(r.sqlState()).as(r.name()).doesNotStartWith("08").isNotIn("0A000", "57P01", "57P02", "57P03");

@@ -93,4 +93,16 @@ class LexerTest {
         Token s = l.tokens().get(1);
         assertThat(l.text().substring(s.start(), s.end())).isEqualTo("'x'");
     }
+
+    @Test
+    void S3_everyTrailingSemicolonIsTrimmedFromWhatRuns() throws Exception {
+        for (LexSettings settings : Cases.ALL) {
+            Lexed l = Lexer.lex("UPDATE t SET a = 2 WHERE id = 1;;  ", settings);
+            assertThat(l.text()).isEqualTo("UPDATE t SET a = 2 WHERE id = 1");
+            assertThat(l.tokens()).noneMatch(t -> t.kind() == Kind.SEMICOLON);
+            assertThat(Lexer.lex("SELECT 1 ; /* c */ ;\n; ", settings).text()).isEqualTo("SELECT 1");
+            assertThat(Lexer.lex("SELECT 1;; SELECT 2", settings).tokens()).filteredOn(t -> t.kind() == Kind.SEMICOLON)
+                    .hasSize(2);
+        }
+    }
 }
