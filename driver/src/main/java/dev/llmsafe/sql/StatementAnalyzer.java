@@ -106,6 +106,9 @@ public final class StatementAnalyzer {
             checkTokens(kind);
             Set<QualifiedName> functions = functions();
             checkFunctions(kind, functions);
+            if (kind != Kind.READ) {
+                checkWhereNotEmpty(kind);
+            }
             parsed = Parsing.parse(lexed, settings);
             Parsing.checkAgreement(lexed, parsed.tokens());
             Statement statement = parsed.statement();
@@ -449,6 +452,30 @@ public final class StatementAnalyzer {
             int inside = parameterCount(where.end(), whereEnd);
             return new Analysis(kind, settings, text, parameterCount(0, text.length()), target, condition, before,
                     inside, setColumns, hasReturning, tables(statement), identifiers(), functions, wholeRows(statement));
+        }
+
+        /**
+         * W3: a WHERE with no condition after it ({@code UPDATE t SET x = 1 WHERE}) is a write without a
+         * condition; the parser cannot read it at all, and saying PARSE would hide why it is refused.
+         */
+        private void checkWhereNotEmpty(Kind kind) throws RefusedException {
+            int depth = 0;
+            for (int k = 0; k < tokens.size(); k++) {
+                Token t = tokens.get(k);
+                if (t.kind() == Token.Kind.OPEN) {
+                    depth++;
+                } else if (t.kind() == Token.Kind.CLOSE) {
+                    depth--;
+                } else if (depth == 0 && t.isWord("where")) {
+                    Token next = k + 1 < tokens.size() ? tokens.get(k + 1) : null;
+                    if (next == null || next.isWord("returning") || next.isWord("order") || next.isWord("limit")) {
+                        throw new RefusedException(Refusal.NO_WHERE, "the WHERE clause of the "
+                                + (kind == Kind.UPDATE ? "UPDATE" : "DELETE") + " is empty, so it names no rows. Write"
+                                + " the condition after WHERE, for example WHERE id = ?.");
+                    }
+                    return;
+                }
+            }
         }
 
         private Identifier setColumn(Column c, Table target) throws RefusedException {

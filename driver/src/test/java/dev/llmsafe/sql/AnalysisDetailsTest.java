@@ -48,6 +48,19 @@ class AnalysisDetailsTest {
     }
 
     @Test
+    void W3_anEmptyWhereIsNoWhereAndSaysThatTheWhereIsEmpty() {
+        for (LexSettings s : Cases.ALL) {
+            assertThatThrownBy(() -> analyze("UPDATE t SET x = 1 WHERE", s))
+                    .isInstanceOf(RefusedException.class)
+                    .hasMessage("Refused (NO_WHERE): the WHERE clause of the UPDATE is empty, so it names no rows."
+                            + " Write the condition after WHERE, for example WHERE id = ?.");
+            assertThatThrownBy(() -> analyze("DELETE FROM t WHERE /* id = 1 */;", s))
+                    .isInstanceOf(RefusedException.class)
+                    .hasMessageContaining("the WHERE clause of the DELETE is empty");
+        }
+    }
+
+    @Test
     void W4_theTargetIsKeptAsWrittenWithItsQuoting() throws Exception {
         assertThat(analyze("UPDATE public.\"Orders\" SET x = 1 WHERE id = 1", PG).target())
                 .isEqualTo(new QualifiedName(List.of(Identifier.of("public"), new Identifier("Orders", true))));

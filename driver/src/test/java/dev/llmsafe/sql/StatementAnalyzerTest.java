@@ -317,6 +317,13 @@ class StatementAnalyzerTest {
                 .add(NO_WHERE, "DELETE FROM orders -- WHERE id = 1")
                 .add(NO_WHERE, "UPDATE orders SET note = (SELECT note FROM items WHERE id = 1)")
                 .add(NO_WHERE, "DELETE FROM orders RETURNING id", PG, SL)
+                .add(NO_WHERE, "UPDATE orders SET x = 1 WHERE")
+                .add(NO_WHERE, "UPDATE orders SET x = 1 WHERE ;")
+                .add(NO_WHERE, "DELETE FROM orders WHERE -- nothing")
+                .add(NO_WHERE, "DELETE FROM orders WHERE /* id = 1 */ ;;")
+                .add(NO_WHERE, "UPDATE orders SET x = 1 WHERE RETURNING id", PG, SL)
+                .add(NO_WHERE, "DELETE FROM orders WHERE LIMIT 1", MY)
+                .add(UPDATE, "UPDATE orders SET x = (SELECT 1 FROM items WHERE id = 2) WHERE id = 1")
                 .add(DELETE, "DELETE FROM orders WHERE id = ?")
                 .stream();
     }
