@@ -69,6 +69,10 @@ final class Words {
      * {@code _utf8mb4}), its quotes or dollar tags and surrounding spaces, in lower case.
      */
     static String literalWord(String token) {
+        if (UnicodeEscapes.isUnicode(token)) {
+            // U&'\006eow' is 'now'; the lexer reads no U& token that does not decode.
+            return UnicodeEscapes.value(token).strip().toLowerCase(Locale.ROOT);
+        }
         int open = 0;
         while (open < token.length() && "'\"`[$".indexOf(token.charAt(open)) < 0) {
             open++;

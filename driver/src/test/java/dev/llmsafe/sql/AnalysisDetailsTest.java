@@ -61,6 +61,23 @@ class AnalysisDetailsTest {
     }
 
     @Test
+    void S10_whatRunsIsTheTextAsSentNotTheParsersRewriteAndNamesAreWhatTheyDecodeTo() throws Exception {
+        Analysis my = analyze("UPDATE t SET a = 5--3, b = 'it''s \\'x\\'' WHERE id MOD 2 = 5--5", MY);
+        assertThat(my.text()).isEqualTo("UPDATE t SET a = 5--3, b = 'it''s \\'x\\'' WHERE id MOD 2 = 5--5");
+        assertThat(my.where()).isEqualTo("id MOD 2 = 5--5");
+        Analysis sl = analyze("DELETE FROM t WHERE x IS NOT 'a\\''' AND w GLOB 'y*' RETURNING id", SL);
+        assertThat(sl.where()).isEqualTo("x IS NOT 'a\\''' AND w GLOB 'y*'");
+        Analysis pg = analyze("UPDATE U&\"t!0061ble\" UESCAPE '!' SET U&\"\\0061\" = U&'\\00e9'"
+                + " WHERE U&\"s\\0065cret\" = E'\\''", PG);
+        assertThat(pg.where()).isEqualTo("U&\"s\\0065cret\" = E'\\''");
+        assertThat(pg.target()).hasToString("\"table\"");
+        assertThat(pg.setColumns()).extracting(Identifier::text).containsExactly("a");
+        // Secret columns, engine tables and catalogs are matched by what a name decodes to.
+        assertThat(pg.identifiers()).contains("secret", "table", "a").doesNotContain("s\\0065cret");
+        assertThat(pg.tables()).containsExactly(QualifiedName.parse("\"table\"", 3));
+    }
+
+    @Test
     void W4_theTargetIsKeptAsWrittenWithItsQuoting() throws Exception {
         assertThat(analyze("UPDATE public.\"Orders\" SET x = 1 WHERE id = 1", PG).target())
                 .isEqualTo(new QualifiedName(List.of(Identifier.of("public"), new Identifier("Orders", true))));
