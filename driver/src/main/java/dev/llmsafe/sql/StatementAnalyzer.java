@@ -107,6 +107,7 @@ public final class StatementAnalyzer {
             Set<QualifiedName> functions = functions();
             checkFunctions(kind, functions);
             if (kind != Kind.READ) {
+                checkClockCalls();
                 checkWhereNotEmpty(kind);
             }
             parsed = Parsing.parse(lexed, settings);
@@ -310,6 +311,38 @@ public final class StatementAnalyzer {
                     throw volatileRefusal(f + "()", "returns a different value each time it runs");
                 }
             }
+        }
+
+        /** W10: a function that reads the clock unless it is given the value to convert. */
+        private void checkClockCalls() throws RefusedException {
+            for (int k = 0; k + 1 < tokens.size(); k++) {
+                Token t = tokens.get(k);
+                Integer most = t.kind() == Token.Kind.WORD ? Words.CLOCK_WITHOUT_VALUE.get(t.text().toLowerCase(Locale.ROOT))
+                        : null;
+                if (most != null && tokens.get(k + 1).kind() == Token.Kind.OPEN && arguments(k + 1) <= most) {
+                    throw volatileRefusal(t.text() + "(" + (most == 0 ? "" : "...") + ")", "without the value to"
+                            + " convert reads the clock");
+                }
+            }
+        }
+
+        /** The number of arguments of the call whose opening parenthesis is token {@code open}. */
+        private int arguments(int open) {
+            int depth = 0;
+            int commas = 0;
+            for (int k = open; k < tokens.size(); k++) {
+                Token t = tokens.get(k);
+                if (t.kind() == Token.Kind.OPEN) {
+                    depth++;
+                } else if (t.kind() == Token.Kind.CLOSE) {
+                    if (--depth == 0) {
+                        return k == open + 1 ? 0 : commas + 1;
+                    }
+                } else if (depth == 1 && t.isSymbol(',')) {
+                    commas++;
+                }
+            }
+            return commas + 1;
         }
 
         private RefusedException volatileRefusal(String what, String why) {

@@ -397,6 +397,26 @@ class StatementAnalyzerTest {
                 .add(UPDATE, "UPDATE orders SET note = 'now and then' WHERE id = 1")
                 .add(UPDATE, "UPDATE orders SET note = lower(note) WHERE id = 1")
                 .add(UPDATE, "UPDATE orders SET owner = user_name WHERE id = 1");
+        // A function that converts the value it is given is no clock; called without one, it reads the clock.
+        cases.add(VOLATILE, "UPDATE orders SET n = UNIX_TIMESTAMP() WHERE id = 1", MY)
+                .add(VOLATILE, "UPDATE orders SET n = 1 WHERE id = 1 AND ts < UNIX_TIMESTAMP( )", MY)
+                .add(VOLATILE, "UPDATE orders SET n = UNIX_TIMESTAMP(ts) + UNIX_TIMESTAMP() WHERE id = 1", MY)
+                .add(UPDATE, "UPDATE orders SET n = UNIX_TIMESTAMP(ts) WHERE id = 1", MY)
+                .add(UPDATE, "UPDATE orders SET n = unix_timestamp('2024-01-01 00:00:00') WHERE id = 1", MY)
+                .add(UPDATE, "UPDATE orders SET ts = FROM_UNIXTIME(n) WHERE id = 1", MY)
+                .add(VOLATILE, "UPDATE orders SET n = RAND(3) WHERE id = 1", MY)
+                .add(VOLATILE, "UPDATE orders SET d = CURDATE() WHERE id = 1", MY)
+                .add(VOLATILE, "UPDATE orders SET ts = NOW(6) WHERE id = 1", MY)
+                .add(VOLATILE, "UPDATE orders SET n = unixepoch() WHERE id = 1", SL)
+                .add(UPDATE, "UPDATE orders SET n = unixepoch(ts) WHERE id = 1", SL)
+                .add(UPDATE, "UPDATE orders SET n = unixepoch('2024-01-01', '+1 day') WHERE id = 1", SL);
+        for (String f : new String[] {"date()", "time()", "datetime()", "julianday()", "strftime('%s')"}) {
+            cases.add(VOLATILE, "UPDATE orders SET ts = " + f + " WHERE id = 1", SL);
+        }
+        for (String f : new String[] {"date(ts)", "time(ts, '+1 hour')", "datetime(ts, 'start of day')",
+                "julianday('2024-01-01')", "strftime('%s', ts)"}) {
+            cases.add(UPDATE, "UPDATE orders SET ts = " + f + " WHERE id = 1", SL);
+        }
         return cases.stream();
     }
 
