@@ -207,7 +207,11 @@ class DriverTest {
             ConfigDiscovery onlyResource = new ConfigDiscovery(k -> null, k -> null, withResource);
             ConfigDiscovery.Location found = onlyResource.locate(" ");
             assertThat(found.resource()).isEqualTo(resource.toUri().toURL());
-            assertThat(onlyResource.load(found).connection().url()).isEqualTo("jdbc:sqlite:llmsafe.json");
+            // A file's relative SQLite path is the file's; a resource's is the working directory's.
+            assertThat(onlyResource.load(found).connection().url())
+                    .isEqualTo("jdbc:sqlite:" + Path.of("llmsafe.json").toAbsolutePath());
+            assertThat(all.load(all.locate(given.toString())).connection().url())
+                    .isEqualTo("jdbc:sqlite:" + dir.resolve("given.json"));
             ConfigDiscovery none = new ConfigDiscovery(k -> null, k -> null, empty);
             assertThatThrownBy(() -> none.locate(null)).isInstanceOf(SQLException.class)
                     .hasMessageContaining("llmsafe found no configuration").hasMessageContaining("llmsafe.config")
