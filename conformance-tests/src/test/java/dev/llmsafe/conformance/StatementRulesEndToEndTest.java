@@ -416,6 +416,46 @@ class StatementRulesEndToEndTest {
         }
     }
 
+    // ---- S10 --------------------------------------------------------------------------------------
+
+    /**
+     * Row 8's call_count: each dialect's ordinary syntax that JSqlParser cannot read by itself (trailing
+     * semicolons, MariaDB's 5--3, MOD and mixed quote escapes, PostgreSQL's E'' and U&amp; literals,
+     * SQLite's IS, GLOB and a string ending in a backslash) is planned, approved and applied as the server
+     * reads it, and read back.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void S10_ordinarySyntaxOfEachDialectIsPlannedAndAppliedAsTheServerReadsIt(Engine engine) throws Exception {
+        Deployed d = e2e.deployed(engine);
+        PlanPendingException semicolons = proposeApproveApply(d,
+                "UPDATE notes SET call_count = call_count + 1 WHERE id = 8;;  ", "notes");
+        assertThat(semicolons.plan().statements().get(0).sql())
+                .isEqualTo("UPDATE notes SET call_count = call_count + 1 WHERE id = 8");
+        String sql = switch (engine) {
+            case POSTGRES -> "UPDATE notes SET call_count = call_count + 1 WHERE U&\"i\\0064\" = 8 AND note <> E'it\\'s'"
+                    + " AND note <> U&'!00e9' UESCAPE '!'";
+            case MYSQL -> "UPDATE notes SET call_count = call_count + 5--3 WHERE id MOD 100 = 8 AND note <> 'it''s \\'x\\''";
+            case SQLITE -> "UPDATE notes SET call_count = call_count + 1 WHERE id IS 8 AND note IS NOT 'a\\'"
+                    + " AND note GLOB 'e*'";
+        };
+        PlanPendingException pending = proposeApproveApply(d, sql, "notes");
+        int expected = engine == Engine.MYSQL ? 9 : 2;
+        assertThat(pending.plan().statements().get(0).sql()).isEqualTo(sql);
+        assertThat(pending.getMessage()).contains("1 row would change, in 1 column: call_count")
+                .contains("id = 8\n    call_count: 1 -> " + expected + "\n");
+        assertThat(d.rows("notes")).contains("[8, eight, " + expected + "]");
+        String read = switch (engine) {
+            case POSTGRES -> "SELECT id FROM notes WHERE U&\"n!006fte\" UESCAPE '!' = U&'\\0065ight' AND note ~~* 'E%'";
+            case MYSQL -> "SELECT id FROM notes WHERE id = 7--1 AND note SOUNDS LIKE 'eight' AND \"it''s\" <> 'it\\'s'";
+            case SQLITE -> "SELECT id FROM notes WHERE id IS 8 AND note NOT GLOB 'x*' AND id == - -8";
+        };
+        assertThat(ids(d, read)).containsExactly(8);
+        Run cli = d.llmsafe("read", read);
+        assertThat(cli.status()).as(cli.all()).isEqualTo(Main.OK);
+        assertThat(cli.out()).contains("8");
+    }
+
     // ---- helpers ----------------------------------------------------------------------------------
 
     /**
