@@ -422,25 +422,19 @@ public final class Lexer {
         int n = in.length();
         if (in.charAt(i) == '0' && (peek(1) == 'x' || peek(1) == 'X') && isHexDigit(peek(2))) {
             i += 2;
-            while (i < n && isHexDigit(in.charAt(i))) {
+            while (i < n && (isHexDigit(in.charAt(i)) || (separator() && isHexDigit(peek(1))))) {
                 i++;
             }
         } else {
-            while (i < n && (isDigit(in.charAt(i)) || in.charAt(i) == '_' && dialect == SqlDialect.POSTGRESQL)) {
-                i++;
-            }
+            digits();
             if (i < n && in.charAt(i) == '.') {
                 i++;
-                while (i < n && isDigit(in.charAt(i))) {
-                    i++;
-                }
+                digits();
             }
             if (i < n && (in.charAt(i) == 'e' || in.charAt(i) == 'E')
                     && (isDigit(peek(1)) || ((peek(1) == '+' || peek(1) == '-') && isDigit(peek(2))))) {
                 i += 2;
-                while (i < n && isDigit(in.charAt(i))) {
-                    i++;
-                }
+                digits();
             }
         }
         if (dialect == SqlDialect.MYSQL && i < n && isIdentifierPart(in.charAt(i))) {
@@ -452,6 +446,21 @@ public final class Lexer {
             return;
         }
         emit(Kind.NUMBER, start, i);
+    }
+
+    private void digits() {
+        while (i < in.length() && (isDigit(in.charAt(i)) || (separator() && isDigit(peek(1))))) {
+            i++;
+        }
+    }
+
+    /**
+     * A digit separator at {@code i}: SQLite (3.46 and later; sqlite-jdbc 3.54 reads {@code 1_000} as
+     * 1000, {@code 0x1_F} as 31) and PostgreSQL (16 and later; 15 refuses the text) allow {@code _}
+     * between two digits.
+     */
+    private boolean separator() {
+        return in.charAt(i) == '_' && dialect != SqlDialect.MYSQL && i > 0 && isHexDigit(in.charAt(i - 1));
     }
 
     private void emit(Kind kind, int start, int end) {

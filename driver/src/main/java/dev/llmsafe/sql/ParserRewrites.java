@@ -13,7 +13,8 @@ import java.util.Set;
  *
  * <ul>
  *   <li>Every dialect: a string in a form the parser reads as one literal ({@link ParserText#literal});
- *       a sign right after a sign ({@code - -3}, MySQL's {@code 5--3}) in parentheses.</li>
+ *       a sign right after a sign ({@code - -3}, MySQL's {@code 5--3}) in parentheses; a number
+ *       without its digit separators ({@code 1_000}).</li>
  *   <li>PostgreSQL: U&amp; strings and identifiers decoded ({@code U&"\0061"} is {@code "a"});
  *       {@code ~~*} and {@code !~~*} as ILIKE and NOT ILIKE; {@code ^@} read as {@code =}; the
  *       prefix operators {@code |/}, {@code ||/} and {@code @} read as {@code 0 +}; an array slice
@@ -51,6 +52,8 @@ final class ParserRewrites {
             Token token = t.get(k);
             if (token.kind() == Kind.STRING) {
                 string(b, token, settings);
+            } else if (token.kind() == Kind.NUMBER && token.text().indexOf('_') >= 0) {
+                b.replace(token, token.text().replace("_", ""), true);
             } else if (token.kind() == Kind.QUOTED_IDENTIFIER && UnicodeEscapes.isUnicode(token.text())) {
                 b.replace(token, '"' + token.identifierText().replace("\"", "\"\"") + '"', true);
             }

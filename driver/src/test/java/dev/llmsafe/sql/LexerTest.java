@@ -95,6 +95,17 @@ class LexerTest {
     }
 
     @Test
+    void S8_digitSeparatorsAreReadWhereTheServerReadsThem() throws Exception {
+        // sqlite-jdbc 3.54 reads 1_000 as 1000 and 0x1_F as 31; MySQL reads 1_000 as a name.
+        assertThat(kinds("SELECT 1_000, 0x1_F, 1_0.5_0, 1e1_0", SL)).containsExactly(Kind.WORD, Kind.NUMBER, Kind.SYMBOL,
+                Kind.NUMBER, Kind.SYMBOL, Kind.NUMBER, Kind.SYMBOL, Kind.NUMBER);
+        assertThat(kinds("SELECT 1_000", MY)).containsExactly(Kind.WORD, Kind.WORD);
+        // A separator stands between two digits only: 1_a is a number and a name, as SQLite reads neither.
+        assertThat(kinds("SELECT 1_a, 1__0", SL)).containsExactly(Kind.WORD, Kind.NUMBER, Kind.WORD, Kind.SYMBOL,
+                Kind.NUMBER, Kind.WORD);
+    }
+
+    @Test
     void S3_everyTrailingSemicolonIsTrimmedFromWhatRuns() throws Exception {
         for (LexSettings settings : Cases.ALL) {
             Lexed l = Lexer.lex("UPDATE t SET a = 2 WHERE id = 1;;  ", settings);
