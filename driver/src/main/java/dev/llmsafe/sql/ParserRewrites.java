@@ -123,7 +123,8 @@ final class ParserRewrites {
 
     private static void postgres(ParserText.Builder b, List<Token> t) {
         for (int k = 0; k < t.size(); k++) {
-            if (!isOperatorSymbol(t.get(k)) || (k > 0 && isOperatorSymbol(t.get(k - 1)) && adjacent(t.get(k - 1), t.get(k)))) {
+            boolean continues = k > 0 && isOperatorSymbol(t.get(k - 1)) && adjacent(t.get(k - 1), t.get(k));
+            if (!isOperatorSymbol(t.get(k)) || continues) {
                 continue;
             }
             int j = k + 1;
@@ -171,8 +172,8 @@ final class ParserRewrites {
                 b.replace(token, "- ", true);
             } else if (token.isWord("sounds") && next != null && next.isWord("like")) {
                 b.replace(token, "", false);
-            } else if (token.isWord("binary") && startsOperand(next)
-                    && !(previous != null && (previous.isWord("as") || previous.isWord("set") || previous.isWord("collate")))) {
+            } else if (token.isWord("binary") && startsOperand(next) && !(previous != null
+                    && (previous.isWord("as") || previous.isWord("set") || previous.isWord("collate")))) {
                 b.replace(token, "", false);
             }
         }

@@ -107,8 +107,8 @@ public final class StatementAnalyzer {
             Set<QualifiedName> functions = functions();
             checkFunctions(kind, functions);
             if (kind != Kind.READ) {
-                checkClockCalls();
-                checkWhereNotEmpty(kind);
+                WriteTokens.checkClockCalls(tokens);
+                WriteTokens.checkWhereNotEmpty(kind, tokens);
             }
             parsed = Parsing.parse(lexed, settings);
             Parsing.checkAgreement(lexed, parsed.tokens());
@@ -313,38 +313,6 @@ public final class StatementAnalyzer {
             }
         }
 
-        /** W10: a function that reads the clock unless it is given the value to convert. */
-        private void checkClockCalls() throws RefusedException {
-            for (int k = 0; k + 1 < tokens.size(); k++) {
-                Token t = tokens.get(k);
-                Integer most = t.kind() == Token.Kind.WORD ? Words.CLOCK_WITHOUT_VALUE.get(t.text().toLowerCase(Locale.ROOT))
-                        : null;
-                if (most != null && tokens.get(k + 1).kind() == Token.Kind.OPEN && arguments(k + 1) <= most) {
-                    throw volatileRefusal(t.text() + "(" + (most == 0 ? "" : "...") + ")", "without the value to"
-                            + " convert reads the clock");
-                }
-            }
-        }
-
-        /** The number of arguments of the call whose opening parenthesis is token {@code open}. */
-        private int arguments(int open) {
-            int depth = 0;
-            int commas = 0;
-            for (int k = open; k < tokens.size(); k++) {
-                Token t = tokens.get(k);
-                if (t.kind() == Token.Kind.OPEN) {
-                    depth++;
-                } else if (t.kind() == Token.Kind.CLOSE) {
-                    if (--depth == 0) {
-                        return k == open + 1 ? 0 : commas + 1;
-                    }
-                } else if (depth == 1 && t.isSymbol(',')) {
-                    commas++;
-                }
-            }
-            return commas + 1;
-        }
-
         private RefusedException volatileRefusal(String what, String why) {
             return new RefusedException(Refusal.VOLATILE, what + " " + why + ", so the value the card would show is"
                     + " not the value the approved statement would write. Compute the value first and write it as"
@@ -485,30 +453,6 @@ public final class StatementAnalyzer {
             int inside = parameterCount(where.end(), whereEnd);
             return new Analysis(kind, settings, text, parameterCount(0, text.length()), target, condition, before,
                     inside, setColumns, hasReturning, tables(statement), identifiers(), functions, wholeRows(statement));
-        }
-
-        /**
-         * W3: a WHERE with no condition after it ({@code UPDATE t SET x = 1 WHERE}) is a write without a
-         * condition; the parser cannot read it at all, and saying PARSE would hide why it is refused.
-         */
-        private void checkWhereNotEmpty(Kind kind) throws RefusedException {
-            int depth = 0;
-            for (int k = 0; k < tokens.size(); k++) {
-                Token t = tokens.get(k);
-                if (t.kind() == Token.Kind.OPEN) {
-                    depth++;
-                } else if (t.kind() == Token.Kind.CLOSE) {
-                    depth--;
-                } else if (depth == 0 && t.isWord("where")) {
-                    Token next = k + 1 < tokens.size() ? tokens.get(k + 1) : null;
-                    if (next == null || next.isWord("returning") || next.isWord("order") || next.isWord("limit")) {
-                        throw new RefusedException(Refusal.NO_WHERE, "the WHERE clause of the "
-                                + (kind == Kind.UPDATE ? "UPDATE" : "DELETE") + " is empty, so it names no rows. Write"
-                                + " the condition after WHERE, for example WHERE id = ?.");
-                    }
-                    return;
-                }
-            }
         }
 
         private Identifier setColumn(Column c, Table target) throws RefusedException {
