@@ -171,10 +171,10 @@ final class ParserRewrites {
                 // The lexer read no comment here ("--" needs white space after it on MySQL): two signs.
                 b.replace(token, "- ", true);
             } else if (token.isWord("sounds") && next != null && next.isWord("like")) {
-                b.replace(token, "", false);
+                b.replace(token, " ", false);
             } else if (token.isWord("binary") && startsOperand(next) && !(previous != null
                     && (previous.isWord("as") || previous.isWord("set") || previous.isWord("collate")))) {
-                b.replace(token, "", false);
+                b.replace(token, " ", false);
             }
         }
     }

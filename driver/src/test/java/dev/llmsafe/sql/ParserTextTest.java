@@ -24,6 +24,8 @@ class ParserTextTest {
         assertThat(of("SELECT x IS 5, x IS NOT 'a', x == 1, w GLOB 'y*', 'y\\''', x IS NULL", SL).text())
                 .isEqualTo("SELECT x IS NOT DISTINCT FROM 5, x IS DISTINCT FROM 'a', x  =  1, w LIKE 'y*', 'y/''',"
                         + " x IS NULL");
+        // A word left out leaves a space, so that what stood on either side of it is never joined.
+        assertThat(of("SELECT BINARY'x', v SOUNDS LIKE 'y'", MY).text()).isEqualTo("SELECT  'x', v   LIKE 'y'");
         // The forms JSqlParser reads as they are are handed to it as they are.
         for (LexSettings s : Cases.ALL) {
             String plain = "UPDATE t SET a = 'x', b = -1 WHERE id = ? AND c IS NOT NULL";
