@@ -96,6 +96,11 @@ public enum Refusal {
     NO_ROWS("02000"),
     /** D4: the dry run was asked to run inside a transaction it does not own. */
     NESTING_REFUSED("25001"),
+    /**
+     * D4, J8: the connection the dry run plans on cannot write (a read-only SQLite handle, a read-only
+     * session or server), and a dry run runs the statement for real.
+     */
+    PLANNING_READ_ONLY("25006"),
     /** D5: the rows matched do not have distinct keys. */
     KEY_NOT_UNIQUE("42501"),
     /** D6: a row the dry run needs is locked by another session for longer than the lock bound. */

@@ -867,6 +867,80 @@ class ConnectionRulesEndToEndTest {
         assertThat(d.rows("orders")).isEqualTo(before);
     }
 
+    /**
+     * J8: a configuration file names one database wherever it is run from (a relative SQLite path is the
+     * file's own directory's); one that could only refuse everything (an empty allowlist) or plan on a
+     * database of its own (in-memory SQLite) does not load, and says where; a planning connection that
+     * cannot write is told so.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void J8_aConfigurationMeansOneDatabaseFromAnyDirectoryAndOneThatCannotWorkDoesNotLoad(Engine engine)
+            throws Exception {
+        Deployed d = deployed(engine);
+        List<String> before = everything(d);
+        Path empty = variant(d, "empty-allow", c -> ((ObjectNode) c.get("policy")).putArray("allow"));
+        Run check = d.llmsafe("check", "--config", empty.toString());
+        assertThat(check.status()).as(check.all()).isEqualTo(Main.USAGE);
+        assertThat(check.err()).contains(empty + ":").contains("policy.allow: the list is empty, so every statement"
+                + " would be refused");
+        SQLException load = catchThrowableOfType(SQLException.class,
+                () -> DriverManager.getConnection(urlFor(d, empty), credential(d)));
+        assertThat(load.getMessage()).startsWith("llmsafe cannot use its configuration: " + empty + ":")
+                .contains("policy.allow: the list is empty");
+
+        // The planning connection of the application's URL opened so that it cannot write.
+        String readOnly = switch (engine) {
+            case SQLITE -> d.url().replaceFirst("\\?", "?open_mode=1&");
+            case POSTGRES -> d.url() + "&options=-c%20default_transaction_read_only%3Don";
+            case MYSQL -> d.url() + "&sessionVariables=tx_read_only=1";
+        };
+        RefusedException cannotWrite = catchThrowableOfType(RefusedException.class, () -> {
+            try (Connection c = DriverManager.getConnection(readOnly, credential(d)); Statement s = c.createStatement()) {
+                s.executeUpdate("UPDATE orders SET qty = 9 WHERE id = 2");
+            }
+        });
+        assertThat((Throwable) cannotWrite).isNotNull();
+        assertThat(cannotWrite.code()).as(cannotWrite.getMessage()).isEqualTo(Refusal.PLANNING_READ_ONLY);
+        assertThat(cannotWrite.getMessage()).contains("the planning connection cannot write");
+        assertThat(everything(d)).isEqualTo(before);
+        if (engine != Engine.SQLITE) {
+            return;
+        }
+        Path database = Path.of(d.app().name());
+        Path memory = variant(d, "memory", c -> ((ObjectNode) c.get("connection")).put("url", "jdbc:sqlite::memory:"));
+        Run inMemory = d.llmsafe("check", "--config", memory.toString());
+        assertThat(inMemory.status()).as(inMemory.all()).isEqualTo(Main.USAGE);
+        assertThat(inMemory.err()).contains("connection.url: jdbc:sqlite::memory: is an in-memory SQLite database");
+        Path readOnlyFile = variant(d, "read-only", c -> ((ObjectNode) c.get("connection")).put("url",
+                "jdbc:sqlite:" + database + "?open_mode=1"));
+        Run plan = d.llmsafe("plan", "UPDATE orders SET qty = 9 WHERE id = 2", "--as", "assistant", "--config",
+                readOnlyFile.toString());
+        assertThat(plan.status()).as(plan.all()).isEqualTo(Main.REFUSED);
+        assertThat(plan.err()).startsWith("Refused (PLANNING_READ_ONLY): the planning connection cannot write");
+
+        // A relative path, read from the file's directory, and the file run from two working directories.
+        Path conf = Files.createDirectories(d.home().resolve("conf"));
+        Path elsewhere = Files.createDirectories(d.home().resolve("elsewhere"));
+        String relative = conf.relativize(database).toString();
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode config = (ObjectNode) json.readTree(d.home().resolve("llmsafe.json").toFile());
+        ((ObjectNode) config.get("connection")).put("url", "jdbc:sqlite:" + relative);
+        Path file = Files.writeString(conf.resolve("llmsafe.json"), json.writeValueAsString(config));
+        for (Path cwd : List.of(conf, elsewhere, d.home())) {
+            java.io.StringWriter out = new java.io.StringWriter();
+            java.io.StringWriter err = new java.io.StringWriter();
+            int status = Main.run(new Main(d.env()::get, cwd), new java.io.PrintWriter(out, true),
+                    new java.io.PrintWriter(err, true), "plan", "UPDATE orders SET qty = 9 WHERE id = 2", "--as",
+                    "assistant", "--config", file.toString());
+            assertThat(status).as("from %s: %s%s", cwd, out, err).isEqualTo(Main.OK);
+            assertThat(out.toString()).contains("id = 2\n    qty: 2 -> 9");
+            assertThat(cwd.resolve(relative).normalize()).as("no database made next to the working directory")
+                    .satisfiesAnyOf(p -> assertThat(p).isEqualTo(database), p -> assertThat(p).doesNotExist());
+        }
+        assertThat(everything(d)).isEqualTo(before);
+    }
+
     // ---- helpers ------------------------------------------------------------------------------
 
     /** Something done on a connection of the application's URL. */

@@ -708,6 +708,34 @@ class DryRunRulesEndToEndTest {
         }
     }
 
+    /**
+     * D15, E1: the planning role's REFERENCES given on a database pattern ({@code app\_%}) instead of the
+     * database's name is seen as the server sees it: plans are made, cascades still refused, and check
+     * calls the table ready (measured on MariaDB 10.11, where such a grant shows the rules).
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = "MYSQL")
+    void D15_E1_aDatabaseGrantOnAPatternIsSeenAsTheServerSeesIt(Engine engine) throws Exception {
+        Deployed d = e2e.deployed(engine);
+        String exact = "REFERENCES ON `" + d.app().name() + "`.*";
+        String escaped = d.app().name().replace("_", "\\_");
+        String pattern = "REFERENCES ON `" + escaped.substring(0, escaped.length() - 2) + "%`.*";
+        String plan = "'" + d.roles().login(Role.PLAN).name() + "'@'%'";
+        d.admin("REVOKE " + exact + " FROM " + plan, "GRANT " + pattern + " TO " + plan);
+        try {
+            List<String> before = d.rows("d15p");
+            Run update = d.plan("UPDATE d15p SET v = 7 WHERE id = 2");
+            assertThat(update.status()).as(update.all()).isEqualTo(Main.OK);
+            assertThat(update.out()).contains("v: 2 -> 7");
+            assertRefused(d.plan("DELETE FROM d15p WHERE id = 1"), Refusal.CASCADE_SIDE_EFFECTS, "(pid) is ON DELETE CASCADE");
+            assertThat(d.rows("d15p")).isEqualTo(before);
+            Run check = d.llmsafe("check");
+            assertThat(check.out()).as(check.all()).contains("d15p: ").doesNotContain("cannot see all");
+        } finally {
+            d.admin("REVOKE " + pattern + " FROM " + plan, "GRANT " + exact + " TO " + plan);
+        }
+    }
+
     // ---- D16: parameters -------------------------------------------------------------------------
 
     @ParameterizedTest

@@ -141,11 +141,11 @@ class StatementRulesEndToEndTest {
                 "COMMIT; DELETE FROM notes WHERE id = 8",
                 "UPDATE notes SET note = 'x' WHERE id = 8; DELETE FROM notes WHERE id = 8",
                 "SELECT id FROM notes /* ; */ ; UPDATE notes SET note = 'x' WHERE id = 8",
-                "SELECT 1;;")) {
+                "SELECT 1;; SELECT 2")) {
             RefusedException e = d.refused(sql, "notes");
             assertThat(e.code()).as(sql).isEqualTo(Refusal.MULTIPLE_STATEMENTS);
             assertThat(e.getMessage()).as(sql).contains("the text holds more than one statement")
-                    .contains("a single trailing ';' is fine");
+                    .contains("trailing ';' are fine");
         }
         assertThat(refusedByPlan(d, "DELETE FROM notes WHERE id = 8; DELETE FROM notes WHERE id = 7",
                 Refusal.MULTIPLE_STATEMENTS)).contains("(a ';' at character 31 is followed by more)");
@@ -354,18 +354,18 @@ class StatementRulesEndToEndTest {
         assertThat(d.rows("notes")).contains("[6, \\, 0]");
         // In E'...' a backslash escapes: E'back\\slash' holds one backslash. The card shows the value the
         // server read (a card's text doubles a backslash, so that every escape is unambiguous), and that is what
-        // is written. (An escaped quote, E'it\'s', is refused as PARSE: the
-        // parser does not read it, and refusing beats guessing.)
+        // is written.
         PlanPendingException escape = proposeApproveApply(d, "UPDATE notes SET note = E'back\\\\slash' WHERE id = 7",
                 "notes");
         assertThat(escape.getMessage()).contains("id = 7\n    note: 'seven' -> 'back\\\\slash'\n");
         assertThat(d.rows("notes")).contains("[7, back\\slash, 0]");
-        assertThat(d.refused("UPDATE notes SET note = E'it\\'s' WHERE id = 8", "notes").code()).isEqualTo(Refusal.PARSE);
-        // E'\' escapes the quote: the server would read no WHERE and change every row. Refused, not planned.
+        // An escaped quote is one quote (S10: the parser is handed E'it''s').
+        assertThat(d.propose("UPDATE notes SET note = E'it\\'s' WHERE id = 8", "notes").getMessage())
+                .contains("id = 8\n    note: 'eight' -> 'it''s'\n");
+        // E'\' escapes the quote: the server reads no WHERE and would change every row. Refused, not planned.
         RefusedException e = d.refused("UPDATE notes SET note = E'\\' WHERE id = 8 -- '", "notes");
-        assertThat(e.code()).isEqualTo(Refusal.PARSE_DISAGREEMENT);
-        assertThat(e.getMessage()).contains("the statement can be read in two ways");
-        refusedByPlan(d, "UPDATE notes SET note = E'\\' WHERE id = 8 -- '", Refusal.PARSE_DISAGREEMENT);
+        assertThat(e.code()).isEqualTo(Refusal.NO_WHERE);
+        refusedByPlan(d, "UPDATE notes SET note = E'\\' WHERE id = 8 -- '", Refusal.NO_WHERE);
     }
 
     /** Rows 5 and 6: MySQL and MariaDB read backslash escapes, {@code #} comments, and {@code --} only before a space. */
@@ -386,8 +386,8 @@ class StatementRulesEndToEndTest {
         RefusedException noWhere = d.refused("UPDATE notes SET note = '\\' WHERE id = 7 -- '", "notes");
         assertThat(noWhere.code()).isEqualTo(Refusal.NO_WHERE);
         refusedByPlan(d, "UPDATE notes SET note = '\\' WHERE id = 7 -- '", Refusal.NO_WHERE);
-        // --1 is minus minus one, not a comment; the two readings differ, so it is refused.
-        assertThat(d.refused("SELECT 1--1 FROM notes", "notes").code()).isEqualTo(Refusal.PARSE_DISAGREEMENT);
+        // --1 is minus minus one, not a comment (S10: the parser is handed 1- (-1)).
+        assertThat(ids(d, "SELECT id FROM notes WHERE id = 6--1")).containsExactly(7);
         assertThat(ids(d, "SELECT id FROM notes WHERE id = 7 -- AND id = 8\n")).containsExactly(7);
         // Without ANSI_QUOTES, "..." is a string, as the server reads it.
         PlanPendingException doubleQuoted = d.propose("UPDATE notes SET note = \"it's -- dq\" WHERE id = 8", "notes");
@@ -414,6 +414,46 @@ class StatementRulesEndToEndTest {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getString(2)).isEqualTo("seven");
         }
+    }
+
+    // ---- S10 --------------------------------------------------------------------------------------
+
+    /**
+     * Row 8's call_count: each dialect's ordinary syntax that JSqlParser cannot read by itself (trailing
+     * semicolons, MariaDB's 5--3, MOD and mixed quote escapes, PostgreSQL's E'' and U&amp; literals,
+     * SQLite's IS, GLOB and a string ending in a backslash) is planned, approved and applied as the server
+     * reads it, and read back.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void S10_ordinarySyntaxOfEachDialectIsPlannedAndAppliedAsTheServerReadsIt(Engine engine) throws Exception {
+        Deployed d = e2e.deployed(engine);
+        PlanPendingException semicolons = proposeApproveApply(d,
+                "UPDATE notes SET call_count = call_count + 1 WHERE id = 8;;  ", "notes");
+        assertThat(semicolons.plan().statements().get(0).sql())
+                .isEqualTo("UPDATE notes SET call_count = call_count + 1 WHERE id = 8");
+        String sql = switch (engine) {
+            case POSTGRES -> "UPDATE notes SET call_count = call_count + 1 WHERE U&\"i\\0064\" = 8 AND note <> E'it\\'s'"
+                    + " AND note <> U&'!00e9' UESCAPE '!'";
+            case MYSQL -> "UPDATE notes SET call_count = call_count + 5--3 WHERE id MOD 100 = 8 AND note <> 'it''s \\'x\\''";
+            case SQLITE -> "UPDATE notes SET call_count = call_count + 1 WHERE id IS 8 AND note IS NOT 'a\\'"
+                    + " AND note GLOB 'e*'";
+        };
+        PlanPendingException pending = proposeApproveApply(d, sql, "notes");
+        int expected = engine == Engine.MYSQL ? 9 : 2;
+        assertThat(pending.plan().statements().get(0).sql()).isEqualTo(sql);
+        assertThat(pending.getMessage()).contains("1 row would change, in 1 column: call_count")
+                .contains("id = 8\n    call_count: 1 -> " + expected + "\n");
+        assertThat(d.rows("notes")).contains("[8, eight, " + expected + "]");
+        String read = switch (engine) {
+            case POSTGRES -> "SELECT id FROM notes WHERE U&\"n!006fte\" UESCAPE '!' = U&'\\0065ight' AND note ~~* 'E%'";
+            case MYSQL -> "SELECT id FROM notes WHERE id = 7--1 AND note SOUNDS LIKE 'eight' AND \"it''s\" <> 'it\\'s'";
+            case SQLITE -> "SELECT id FROM notes WHERE id IS 8 AND note NOT GLOB 'x*' AND id == - -8";
+        };
+        assertThat(ids(d, read)).containsExactly(8);
+        Run cli = d.llmsafe("read", read);
+        assertThat(cli.status()).as(cli.all()).isEqualTo(Main.OK);
+        assertThat(cli.out()).contains("8");
     }
 
     // ---- helpers ----------------------------------------------------------------------------------

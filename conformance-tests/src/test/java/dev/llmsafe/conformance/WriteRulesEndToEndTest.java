@@ -196,6 +196,21 @@ class WriteRulesEndToEndTest {
         assertThat(error.get("message").asText()).startsWith("Refused (NO_WHERE): the DELETE has no WHERE clause");
     }
 
+    /** A WHERE with nothing after it is a write without a condition, and is refused as one, not as a syntax error. */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void W3_anEmptyWhereIsNoWhereAndSaysSo(Engine engine) throws Exception {
+        Deployed d = e2e.deployed(engine);
+        for (String sql : List.of("UPDATE orders SET qty = 1 WHERE", "DELETE FROM orders WHERE /* id = 1 */",
+                "UPDATE orders SET qty = 1 WHERE;;")) {
+            RefusedException e = d.refused(sql, "orders");
+            assertThat(e.code()).as(sql + ": " + e.getMessage()).isEqualTo(Refusal.NO_WHERE);
+            assertThat(e.getMessage()).as(sql).contains("clause of the " + sql.substring(0, 6) + " is empty");
+        }
+        assertThat(refusedByPlan(d, "DELETE FROM orders WHERE", Refusal.NO_WHERE))
+                .contains("the WHERE clause of the DELETE is empty, so it names no rows");
+    }
+
     // ---- W4 ---------------------------------------------------------------------------------------
 
     @ParameterizedTest
@@ -571,6 +586,34 @@ class WriteRulesEndToEndTest {
     }
 
     /** SQLite has no stored functions: only the application's own, which the analysis sees by name. */
+    /**
+     * A clock function given the value to convert is a conversion (MariaDB's UNIX_TIMESTAMP(ts), SQLite's
+     * unixepoch(x) and date(x)), planned with the value the card shows; without one it reads the clock.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"MYSQL", "SQLITE"})
+    void W10_aClockFunctionGivenTheValueToConvertIsPlannedAndWithoutOneIsVolatile(Engine engine) throws Exception {
+        Deployed d = e2e.deployed(engine);
+        String convert = d.mysql() ? "UPDATE orders SET touched = UNIX_TIMESTAMP('2024-01-01 00:00:00') WHERE id = 6"
+                : "UPDATE orders SET touched = unixepoch('2024-01-01') WHERE id = 6";
+        PlanPendingException pending = d.propose(convert, "orders");
+        assertThat(pending.getMessage()).contains("touched: NULL -> '1704067200'");
+        if (engine == Engine.SQLITE) {
+            assertThat(d.propose("UPDATE orders SET touched = date('2024-01-01', '+1 day') WHERE id = 6", "orders")
+                    .getMessage()).contains("touched: NULL -> '2024-01-02'");
+        }
+        List<String> clocks = d.mysql() ? List.of("UPDATE orders SET touched = UNIX_TIMESTAMP() WHERE id = 6",
+                "UPDATE orders SET touched = RAND(3) WHERE id = 6")
+                : List.of("UPDATE orders SET touched = unixepoch() WHERE id = 6",
+                        "UPDATE orders SET touched = date() WHERE id = 6",
+                        "UPDATE orders SET touched = strftime('%s') WHERE id = 6");
+        for (String sql : clocks) {
+            RefusedException e = d.refused(sql, "orders");
+            assertThat(e.code()).as(sql + ": " + e.getMessage()).isEqualTo(Refusal.VOLATILE);
+        }
+        refusedByPlan(d, clocks.get(0), Refusal.VOLATILE);
+    }
+
     @ParameterizedTest
     @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
     void W10_aFunctionTheCatalogCallsVolatileIsRefused(Engine engine) throws Exception {

@@ -130,9 +130,9 @@ public final class Deployment implements AutoCloseable {
         if (!java.nio.file.Files.exists(file)) {
             throw new ConfigException(config.source(), 0, 0, (configured(role) ? role.key() : "connection") + ".url",
                     "there is no SQLite database at "
-                    + file + (java.nio.file.Path.of(path).isAbsolute() ? "" : " (a relative path is read from the"
-                    + " working directory, " + java.nio.file.Path.of("").toAbsolutePath() + ")") + ". Run from the"
-                    + " directory it is relative to, or give an absolute path.");
+                    + file + (java.nio.file.Path.of(path).isAbsolute() ? ". Give the path of the application's database."
+                    : " (a relative path given in code is read from the working directory, "
+                    + java.nio.file.Path.of("").toAbsolutePath() + "). Give an absolute path."));
         }
     }
 

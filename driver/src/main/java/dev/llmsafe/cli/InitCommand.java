@@ -33,6 +33,7 @@ final class InitCommand extends Base {
             throw new IllegalArgumentException("--url is the real database's JDBC URL, for example"
                     + " jdbc:postgresql://127.0.0.1:5432/app, jdbc:mysql://127.0.0.1:3306/app or jdbc:sqlite:app.db");
         }
+        url = absoluteSqlite(url);
         Properties p = new Properties();
         if (user != null) {
             p.setProperty("user", user);
@@ -92,5 +93,25 @@ final class InitCommand extends Base {
         out().print(sb);
         out().flush();
         return Main.OK;
+    }
+
+    /**
+     * A relative SQLite path made absolute against the working directory: the configuration names the
+     * database init looked at, wherever the file is saved (a configuration file's relative paths are its
+     * own directory's, J8).
+     */
+    private String absoluteSqlite(String given) {
+        String prefix = "jdbc:sqlite:";
+        if (!given.startsWith(prefix)) {
+            return given;
+        }
+        String rest = given.substring(prefix.length());
+        int q = rest.indexOf('?');
+        String path = q < 0 ? rest : rest.substring(0, q);
+        if (path.isEmpty() || path.startsWith(":") || path.regionMatches(true, 0, "file:", 0, 5)
+                || java.nio.file.Path.of(path).isAbsolute()) {
+            return given;
+        }
+        return prefix + main.cwd.resolve(path).toAbsolutePath().normalize() + (q < 0 ? "" : rest.substring(q));
     }
 }

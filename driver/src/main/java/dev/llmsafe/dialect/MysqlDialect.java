@@ -179,20 +179,27 @@ final class MysqlDialect implements Dialect {
      * non-administrator's own). Measured on MariaDB 10.11 (SPEC.md F20, F21): triggers are shown to
      * every role; a foreign key onto the table is hidden without a privilege on the referencing table,
      * and with only SELECT on the database its ON DELETE rule is still hidden, while REFERENCES or
-     * TRIGGER on the database shows both. MySQL shows a trigger only with TRIGGER. Privileges that come
-     * through a role are not listed there and read as missing: a refusal, never a wrong "none".
+     * TRIGGER on the database shows both. MySQL shows a trigger only with TRIGGER. A database-level
+     * privilege may come from a grant on a pattern ({@code app%}), matched as the server matches it
+     * ({@link MysqlGrants}). Privileges that come through a role are not listed there and read as
+     * missing: a refusal, never a wrong "none".
      */
     private TableInfo.Visibility visibility(Connection c, TableRef ref) throws SQLException {
         String grantee = Jdbc.string(c, "SELECT CONCAT('''', SUBSTRING_INDEX(CURRENT_USER(), '@', 1), '''@''',"
                 + " SUBSTRING_INDEX(CURRENT_USER(), '@', -1), '''')");
         List<String[]> privileges = Jdbc.query(c,
                 "SELECT PRIVILEGE_TYPE, 'global' FROM information_schema.USER_PRIVILEGES WHERE GRANTEE = ?"
-                        + " UNION ALL SELECT PRIVILEGE_TYPE, 'schema' FROM information_schema.SCHEMA_PRIVILEGES"
-                        + " WHERE GRANTEE = ? AND TABLE_SCHEMA = ?"
                         + " UNION ALL SELECT PRIVILEGE_TYPE, 'table' FROM information_schema.TABLE_PRIVILEGES"
                         + " WHERE GRANTEE = ? AND TABLE_SCHEMA = ? AND TABLE_NAME = ?",
                 rs -> new String[] {rs.getString(1), rs.getString(2)},
-                grantee, grantee, ref.schema(), grantee, ref.schema(), ref.name());
+                grantee, grantee, ref.schema(), ref.name());
+        List<String[]> databaseGrants = Jdbc.query(c, "SELECT TABLE_SCHEMA, PRIVILEGE_TYPE"
+                + " FROM information_schema.SCHEMA_PRIVILEGES WHERE GRANTEE = ?",
+                rs -> new String[] {rs.getString(1), rs.getString(2)}, grantee);
+        boolean lowerCaseNames = !"0".equals(Jdbc.string(c, "SELECT @@lower_case_table_names"));
+        for (String p : MysqlGrants.onDatabase(databaseGrants, ref.schema(), lowerCaseNames, !partialRevokes(c))) {
+            privileges.add(new String[] {p, "schema"});
+        }
         boolean triggers = mariadb || privileges.stream().anyMatch(p -> p[0].equalsIgnoreCase("TRIGGER"));
         boolean foreignKeys = privileges.stream().anyMatch(p -> !p[1].equals("table")
                 && (p[0].equalsIgnoreCase("REFERENCES") || p[0].equalsIgnoreCase("TRIGGER")));
@@ -204,6 +211,19 @@ final class MysqlDialect implements Dialect {
                     : "GRANT SELECT, TRIGGER ON `" + ref.schema() + "`.* TO " + user + ";");
         }
         return new TableInfo.Visibility(triggers, foreignKeys, hint);
+    }
+
+    /** MySQL 8's partial_revokes reads {@code %} and {@code _} in grants literally; MariaDB has no such mode. */
+    private boolean partialRevokes(Connection c) {
+        if (mariadb) {
+            return false;
+        }
+        try {
+            return "1".equals(Jdbc.string(c, "SELECT @@GLOBAL.partial_revokes"));
+        } catch (SQLException e) {
+            // Before 8.0.16 there is no such variable, and wildcards are wildcards.
+            return false;
+        }
     }
 
     @Override

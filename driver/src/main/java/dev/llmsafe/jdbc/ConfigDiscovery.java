@@ -22,7 +22,8 @@ import java.util.function.UnaryOperator;
  *       llmsafe's own).</li>
  * </ol>
  * None found is an error that lists the four places. A file's {@code ${NAME}} values come from the
- * same environment.
+ * same environment. A relative SQLite path in a file is read from the file's directory; in a class
+ * path resource, from the working directory.
  */
 final class ConfigDiscovery {
 
@@ -110,7 +111,9 @@ final class ConfigDiscovery {
             try (InputStream in = location.resource().openStream()) {
                 text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             }
-            return LlmSafeConfig.parse(text, location.id(), environment);
+            // A resource has no directory of its own: its relative SQLite paths are the working directory's,
+            // like those of the application's own jdbc:llmsafe:sqlite: URL; a file's are the file's (README).
+            return LlmSafeConfig.parse(text, location.id(), Path.of("").toAbsolutePath(), environment);
         } catch (ConfigException e) {
             throw new SQLException("llmsafe cannot use its configuration: " + e.getMessage(), "08001", e);
         } catch (IOException e) {

@@ -88,6 +88,7 @@ final class Engine implements AutoCloseable {
                     c.setIdleTimeout(60_000);
                     c.setConnectionTimeout(10_000);
                     c.setInitializationFailTimeout(-1);
+                    c.setReadOnly(DriverUrl.sqliteReadOnly(url, properties));
                     pool = new HikariDataSource(c);
                 }
                 return pool;

@@ -149,6 +149,13 @@ public final class Planner {
         if (e instanceof UnreadableValueException u) {
             return unreadable(u);
         }
+        if (dialect.isReadOnlyViolation(e)) {
+            return new RefusedException(Refusal.PLANNING_READ_ONLY, "the planning connection cannot write ("
+                    + e.getMessage() + "): a dry run runs the statement for real and rolls it back, so it needs a"
+                    + " connection that can write. Nothing was changed. Plan on a database and credential that can"
+                    + " write: on SQLite without open_mode=1 or mode=ro, elsewhere not in a read-only session or on a"
+                    + " read-only server.", e);
+        }
         return dialect.boundRefusal(e).map(code -> new RefusedException(code, code == Refusal.LOCK_TIMEOUT
                 ? "a row the statement needs is locked by another session for longer than " + bounds.lockTimeoutMs()
                         + " ms. Nothing was changed; try again when that session is done."

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * A statement as the lexer read it.
  *
- * @param text the comment-free text, trimmed, without a trailing semicolon: what is judged, executed
+ * @param text the comment-free text, trimmed, without trailing semicolons: what is judged, executed
  *     and displayed
  * @param tokens its tokens, offsets into {@code text}
  */

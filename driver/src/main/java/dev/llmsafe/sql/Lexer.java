@@ -41,7 +41,24 @@ public final class Lexer {
     public static Lexed lex(String sql, LexSettings settings) throws RefusedException {
         Lexer lexer = new Lexer(sql, settings);
         lexer.run();
+        lexer.checkUescape();
         return lexer.trimmed();
+    }
+
+    /**
+     * A UESCAPE right after a U&amp; token was not read as part of it: a comment stands between them.
+     * PostgreSQL still applies it to the literal, so the literal would not mean what it seems to.
+     */
+    private void checkUescape() throws RefusedException {
+        for (int k = 1; k < tokens.size(); k++) {
+            Token previous = tokens.get(k - 1);
+            if (tokens.get(k).isWord("uescape") && (previous.kind() == Kind.STRING
+                    || previous.kind() == Kind.QUOTED_IDENTIFIER) && UnicodeEscapes.isUnicode(previous.text())) {
+                throw new RefusedException(Refusal.LEX, "the statement cannot be read: UESCAPE is separated from"
+                        + " its U& literal " + previous.text() + " by a comment. Write UESCAPE 'c' right after the"
+                        + " literal; nothing was run.");
+            }
+        }
     }
 
     private void run() throws RefusedException {
@@ -209,21 +226,12 @@ public final class Lexer {
         String w = in.substring(start, i);
         char next = peek(0);
         if (next == '\'' && isStringPrefix(w)) {
-            // E'..' (PostgreSQL) reads backslash escapes whatever the session says; N'..' reads them as a
-            // plain string does; bit and hex strings hold no escapes.
-            boolean backslash = w.equalsIgnoreCase("E") || (!isBitOrHex(w) && settings.backslashEscapes());
-            string(start, i, backslash);
+            string(start, i, readsBackslashes(w, settings));
             return;
         }
         if (dialect == SqlDialect.POSTGRESQL && w.equalsIgnoreCase("U") && next == '&'
                 && (peek(1) == '\'' || peek(1) == '"')) {
-            i++;
-            if (peek(0) == '\'') {
-                // In a U& string the backslash introduces a code point, never an escaped quote.
-                string(start, i, false);
-            } else {
-                quotedIdentifier(start, '"', '"');
-            }
+            unicode(start);
             return;
         }
         emit(Kind.WORD, start, i);
@@ -237,15 +245,33 @@ public final class Lexer {
         };
     }
 
+    /**
+     * Whether a backslash escapes the next character in a string with this prefix ("" for none):
+     * E'..' (PostgreSQL) reads backslash escapes whatever the session says; N'..' reads them as a
+     * plain string does; bit and hex strings hold no escapes, and neither do U&amp;'..' strings.
+     */
+    static boolean readsBackslashes(String prefix, LexSettings settings) {
+        if (prefix.equalsIgnoreCase("E")) {
+            return true;
+        }
+        return !isBitOrHex(prefix) && !UnicodeEscapes.isUnicode(prefix + "'") && settings.backslashEscapes();
+    }
+
     private static boolean isBitOrHex(String w) {
         return w.equalsIgnoreCase("X") || w.equalsIgnoreCase("B");
     }
 
     /**
-     * A quoted string whose quote is at {@code quoteAt}; a prefix (E, N, X, B, U&amp;) starts the token at
+     * A quoted string whose quote is at {@code quoteAt}; a prefix (E, N, X, B) starts the token at
      * {@code tokenStart}. {@code backslash}: whether a backslash escapes the next character.
      */
     private void string(int tokenStart, int quoteAt, boolean backslash) throws RefusedException {
+        readString(tokenStart, quoteAt, backslash);
+        emit(Kind.STRING, tokenStart, i);
+    }
+
+    /** Reads a string whose quote is at {@code quoteAt}, leaving {@code i} after its closing quote. */
+    private void readString(int tokenStart, int quoteAt, boolean backslash) throws RefusedException {
         char quote = in.charAt(quoteAt);
         i = quoteAt + 1;
         int n = in.length();
@@ -258,7 +284,6 @@ public final class Lexer {
                     i += 2;
                 } else {
                     i++;
-                    emit(Kind.STRING, tokenStart, i);
                     return;
                 }
             } else {
@@ -269,6 +294,12 @@ public final class Lexer {
     }
 
     private void quotedIdentifier(int tokenStart, char open, char close) throws RefusedException {
+        readQuotedIdentifier(tokenStart, close);
+        emit(Kind.QUOTED_IDENTIFIER, tokenStart, i);
+    }
+
+    /** Reads a quoted identifier whose opening quote is at {@code i}, leaving {@code i} after it. */
+    private void readQuotedIdentifier(int tokenStart, char close) throws RefusedException {
         int quoteAt = i;
         i = quoteAt + 1;
         int n = in.length();
@@ -282,7 +313,6 @@ public final class Lexer {
                     if (i - quoteAt == 2) {
                         throw lexError("an empty quoted identifier", tokenStart);
                     }
-                    emit(Kind.QUOTED_IDENTIFIER, tokenStart, i);
                     return;
                 }
             } else {
@@ -290,6 +320,44 @@ public final class Lexer {
             }
         }
         throw lexError("an unterminated quoted identifier", tokenStart);
+    }
+
+    /**
+     * A PostgreSQL U&amp;'..' string or U&amp;".." identifier, {@code i} at the &amp;. In it the backslash
+     * introduces a code point, never an escaped quote (whatever standard_conforming_strings says,
+     * measured on PostgreSQL 15). A {@code UESCAPE 'c'} that follows after white space is part of the
+     * token, because it changes what every escape in it means; the token must decode as the server
+     * would decode it (see {@link UnicodeEscapes}), or the text is not read at all.
+     */
+    private void unicode(int start) throws RefusedException {
+        i++;
+        boolean isString = peek(0) == '\'';
+        if (isString) {
+            readString(start, i, false);
+        } else {
+            readQuotedIdentifier(start, '"');
+        }
+        int j = i;
+        while (j < in.length() && isSpace(in.charAt(j))) {
+            j++;
+        }
+        if (in.regionMatches(true, j, "UESCAPE", 0, 7)
+                && (j + 7 >= in.length() || !isIdentifierPart(in.charAt(j + 7)))) {
+            j += 7;
+            while (j < in.length() && isSpace(in.charAt(j))) {
+                j++;
+            }
+            if (j + 2 >= in.length() || in.charAt(j) != '\'' || in.charAt(j + 2) != '\'') {
+                throw lexError("a UESCAPE without one character in simple quotes after it", start);
+            }
+            i = j + 3;
+        }
+        try {
+            UnicodeEscapes.value(in.substring(start, i));
+        } catch (IllegalArgumentException e) {
+            throw lexError(e.getMessage(), start);
+        }
+        emit(isString ? Kind.STRING : Kind.QUOTED_IDENTIFIER, start, i);
     }
 
     private void dollar(int start) throws RefusedException {
@@ -354,25 +422,19 @@ public final class Lexer {
         int n = in.length();
         if (in.charAt(i) == '0' && (peek(1) == 'x' || peek(1) == 'X') && isHexDigit(peek(2))) {
             i += 2;
-            while (i < n && isHexDigit(in.charAt(i))) {
+            while (i < n && (isHexDigit(in.charAt(i)) || (separator() && isHexDigit(peek(1))))) {
                 i++;
             }
         } else {
-            while (i < n && (isDigit(in.charAt(i)) || in.charAt(i) == '_' && dialect == SqlDialect.POSTGRESQL)) {
-                i++;
-            }
+            digits();
             if (i < n && in.charAt(i) == '.') {
                 i++;
-                while (i < n && isDigit(in.charAt(i))) {
-                    i++;
-                }
+                digits();
             }
             if (i < n && (in.charAt(i) == 'e' || in.charAt(i) == 'E')
                     && (isDigit(peek(1)) || ((peek(1) == '+' || peek(1) == '-') && isDigit(peek(2))))) {
                 i += 2;
-                while (i < n && isDigit(in.charAt(i))) {
-                    i++;
-                }
+                digits();
             }
         }
         if (dialect == SqlDialect.MYSQL && i < n && isIdentifierPart(in.charAt(i))) {
@@ -386,6 +448,21 @@ public final class Lexer {
         emit(Kind.NUMBER, start, i);
     }
 
+    private void digits() {
+        while (i < in.length() && (isDigit(in.charAt(i)) || (separator() && isDigit(peek(1))))) {
+            i++;
+        }
+    }
+
+    /**
+     * A digit separator at {@code i}: SQLite (3.46 and later; sqlite-jdbc 3.54 reads {@code 1_000} as
+     * 1000, {@code 0x1_F} as 31) and PostgreSQL (16 and later; 15 refuses the text) allow {@code _}
+     * between two digits.
+     */
+    private boolean separator() {
+        return in.charAt(i) == '_' && dialect != SqlDialect.MYSQL && i > 0 && isHexDigit(in.charAt(i - 1));
+    }
+
     private void emit(Kind kind, int start, int end) {
         int at = out.length();
         String text = in.substring(start, end);
@@ -393,10 +470,15 @@ public final class Lexer {
         tokens.add(new Token(kind, at, at + text.length(), text));
     }
 
-    /** Trims white space and one trailing semicolon; the offsets move with the text. */
+    /**
+     * Trims white space and the trailing semicolons (any number, with white space and comments between
+     * them: {@code ;;} ends one statement as {@code ;} does, and none of the three servers runs anything
+     * for an empty statement); the offsets move with the text. What is executed is the statement without
+     * them.
+     */
     private Lexed trimmed() {
         List<Token> kept = new ArrayList<>(tokens);
-        if (!kept.isEmpty() && kept.get(kept.size() - 1).kind() == Kind.SEMICOLON) {
+        while (!kept.isEmpty() && kept.get(kept.size() - 1).kind() == Kind.SEMICOLON) {
             kept.remove(kept.size() - 1);
         }
         if (kept.isEmpty()) {

@@ -38,7 +38,8 @@ final class Parsing {
 
     static Parsed parse(Lexed lexed, LexSettings settings) throws RefusedException {
         // Nesting was bounded before (S9, Nesting), so the parser's recursion and time are bounded too.
-        String text = lexed.text();
+        ParserText parserText = ParserText.of(lexed, settings);
+        String text = parserText.text();
         CCJSqlParser parser = CCJSqlParserUtil.newParser(text);
         switch (settings.dialect()) {
             case POSTGRESQL -> parser.withDialect(AbstractJSqlParser.Dialect.POSTGRESQL)
@@ -53,8 +54,8 @@ final class Parsing {
         try {
             statements = parser.Statements();
         } catch (ParseException e) {
-            throw new RefusedException(Refusal.PARSE, "the statement cannot be parsed" + position(e, text)
-                    + ". Check the syntax; nothing was run.", e);
+            throw new RefusedException(Refusal.PARSE, "the statement cannot be parsed"
+                    + position(e, parserText, lexed.text()) + ". Check the syntax; nothing was run.", e);
         } catch (RuntimeException | StackOverflowError e) {
             // TokenMgrException and the parser's internal errors: a text it cannot read is refused.
             throw new RefusedException(Refusal.PARSE, "the statement cannot be parsed (" + e.getMessage()
@@ -64,16 +65,18 @@ final class Parsing {
             throw disagreement("the parser reads " + (statements == null ? 0 : statements.size())
                     + " statements where the lexer reads one");
         }
-        return new Parsed(statements.get(0), tokens(first, text));
+        return new Parsed(statements.get(0), tokens(first, parserText));
     }
 
-    private static List<ParserToken> tokens(net.sf.jsqlparser.parser.Token first, String text) {
-        int[] lineStarts = lineStarts(text);
+    /** The parser's tokens, each at its offset in the lexer's text ({@link ParserText#original}). */
+    private static List<ParserToken> tokens(net.sf.jsqlparser.parser.Token first, ParserText text) {
+        int[] lineStarts = lineStarts(text.text());
         List<ParserToken> out = new ArrayList<>();
         // EOF is kept: a comment the parser reads at the end hangs on it.
         for (var t = first.next; t != null; t = t.next) {
             int line = Math.min(Math.max(t.beginLine, 1), lineStarts.length) - 1;
-            out.add(new ParserToken(t.kind, lineStarts[line] + t.beginColumn - 1, t.image, t.specialToken != null));
+            out.add(new ParserToken(t.kind, text.original(lineStarts[line] + t.beginColumn - 1), t.image,
+                    t.specialToken != null));
             if (t.kind == CCJSqlParserConstants.EOF) {
                 break;
             }
@@ -184,13 +187,22 @@ final class Parsing {
                 + ". It is refused rather than guessed; rewrite it plainly (simple quotes, no backslashes).");
     }
 
-    private static String position(ParseException e, String text) {
+    /** Where the parser stopped, as a line and column of the statement as sent (without comments). */
+    private static String position(ParseException e, ParserText parserText, String text) {
         var t = e.currentToken == null ? null : e.currentToken.next;
         if (t == null) {
             return "";
         }
+        int[] parserLines = lineStarts(parserText.text());
+        int line = Math.min(Math.max(t.beginLine, 1), parserLines.length) - 1;
+        int at = parserText.original(Math.min(parserLines[line] + t.beginColumn - 1, parserText.text().length()));
+        int[] lines = lineStarts(text);
+        int l = 0;
+        while (l + 1 < lines.length && lines[l + 1] <= at) {
+            l++;
+        }
         String near = t.image == null || t.image.isEmpty() ? "the end" : "'" + excerpt(t.image) + "'";
-        return " at line " + t.beginLine + ", column " + t.beginColumn + " near " + near;
+        return " at line " + (l + 1) + ", column " + (at - lines[l] + 1) + " near " + near;
     }
 
     private static String excerpt(String s) {

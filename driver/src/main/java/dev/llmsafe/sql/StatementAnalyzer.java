@@ -111,6 +111,10 @@ public final class StatementAnalyzer {
             checkTokens(kind);
             Set<QualifiedName> functions = functions();
             checkFunctions(kind, functions);
+            if (kind != Kind.READ) {
+                WriteTokens.checkClockCalls(tokens);
+                WriteTokens.checkWhereNotEmpty(kind, tokens);
+            }
             parsed = Parsing.parse(lexed, settings);
             Parsing.checkAgreement(lexed, parsed.tokens());
             Statement statement = parsed.statement();
@@ -122,7 +126,7 @@ public final class StatementAnalyzer {
                 if (t.kind() == Token.Kind.SEMICOLON) {
                     throw new RefusedException(Refusal.MULTIPLE_STATEMENTS, "the text holds more than one statement"
                             + " (a ';' at character " + (t.start() + 1) + " is followed by more). Send one"
-                            + " statement at a time; a single trailing ';' is fine.");
+                            + " statement at a time; trailing ';' are fine.");
                 }
             }
         }

@@ -44,10 +44,17 @@ public record Token(Kind kind, int start, int end, String text) {
         return kind == Kind.SYMBOL && text.length() == 1 && text.charAt(0) == c;
     }
 
-    /** For an identifier token, the name without quotes; for a word, the word. */
+    /**
+     * For an identifier token, the name without quotes, as the server reads it (PostgreSQL's
+     * {@code U&"s\0065cret"} is {@code secret}); for a word, the word.
+     */
     public String identifierText() {
         if (kind != Kind.QUOTED_IDENTIFIER) {
             return text;
+        }
+        if (UnicodeEscapes.isUnicode(text)) {
+            // The lexer reads no U& token that does not decode.
+            return UnicodeEscapes.value(text);
         }
         char open = text.charAt(0);
         char close = open == '[' ? ']' : open;

@@ -1,6 +1,7 @@
 package dev.llmsafe.sql;
 
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -38,7 +39,7 @@ final class Words {
     static final Set<String> VOLATILE_FUNCTIONS = Set.of(
             "now", "current_timestamp", "current_date", "current_time", "localtime", "localtimestamp",
             "clock_timestamp", "statement_timestamp", "transaction_timestamp", "timeofday", "sysdate",
-            "utc_timestamp", "utc_date", "utc_time", "unix_timestamp", "unixepoch", "curdate", "curtime",
+            "utc_timestamp", "utc_date", "utc_time", "curdate", "curtime",
             "random", "rand", "random_bytes", "setseed", "uuid", "uuid_short", "gen_random_uuid",
             "uuid_generate_v1", "uuid_generate_v1mc", "uuid_generate_v4", "uuidv4", "uuidv7", "sys_guid",
             "randomblob", "nextval", "setval", "currval", "lastval", "last_insert_id", "last_insert_rowid",
@@ -46,6 +47,16 @@ final class Words {
             "current_user", "session_user", "user", "system_user", "current_role", "txid_current",
             "pg_current_xact_id", "inet_client_addr", "inet_client_port", "get_lock", "release_lock",
             "sleep", "pg_sleep", "benchmark");
+
+    /**
+     * W10: functions that read the clock when called with at most this many arguments, and convert a
+     * value they are given otherwise. MySQL's UNIX_TIMESTAMP() is now, UNIX_TIMESTAMP(ts) a conversion
+     * in the session's time zone; SQLite's date and time functions take 'now' when the time value is
+     * left out (date(), strftime('%s'); measured on SQLite 3.40 and sqlite-jdbc 3.54). RAND(seed) is not
+     * one of them: it gives each row the next number of a sequence, in the order the server visits rows.
+     */
+    static final Map<String, Integer> CLOCK_WITHOUT_VALUE = Map.of("unix_timestamp", 0, "unixepoch", 0,
+            "date", 0, "time", 0, "datetime", 0, "julianday", 0, "strftime", 1);
 
     /** W10: SQL keywords that read the clock without parentheses. */
     static final Set<String> VOLATILE_WORDS = Set.of(
@@ -69,6 +80,10 @@ final class Words {
      * {@code _utf8mb4}), its quotes or dollar tags and surrounding spaces, in lower case.
      */
     static String literalWord(String token) {
+        if (UnicodeEscapes.isUnicode(token)) {
+            // U&'\006eow' is 'now'; the lexer reads no U& token that does not decode.
+            return UnicodeEscapes.value(token).strip().toLowerCase(Locale.ROOT);
+        }
         int open = 0;
         while (open < token.length() && "'\"`[$".indexOf(token.charAt(open)) < 0) {
             open++;

@@ -1,6 +1,6 @@
 /**
  * The analysis of one statement, before any database is asked: a dialect-exact {@link
- * dev.llmsafe.sql.Lexer}, JSqlParser for structure, and the rules that need no catalog (SPEC.md S1-S9,
+ * dev.llmsafe.sql.Lexer}, JSqlParser for structure, and the rules that need no catalog (SPEC.md S1-S10,
  * W1-W3, W5, W8-W10, W12, and the statement-shape part of R1-R3). Between the two, {@code Nesting}
  * bounds how deep the statement nests (S9), so that neither the parser nor the visitors of its tree
  * can exhaust the stack or take exponential time.
@@ -10,6 +10,12 @@
  * A statement on whose literals, separators or WHERE clause the two disagree is refused
  * (PARSE_DISAGREEMENT), never guessed: JSqlParser 5.4 reads {@code E'\' WHERE id=1 -- '} as having a
  * WHERE clause, while PostgreSQL updates every row.
+ *
+ * <p>Where the dialect's ordinary syntax is beyond JSqlParser 5.4 (MySQL's {@code 5--3} and MOD,
+ * PostgreSQL's {@code E'it\'s'} and U&amp; literals, SQLite's {@code x IS 5} and GLOB), the parser
+ * is handed the lexer's text with those tokens spelled as it can read them ({@link
+ * dev.llmsafe.sql.ParserText}, S10); its tokens are mapped back and checked against the lexer's as
+ * before, and what runs is still the lexer's text.
  *
  * <p>What is executed is the comment-free text the analysis judged, and the engine's own queries are
  * built from its parts ({@link dev.llmsafe.sql.Analysis#where()} stops before RETURNING), never by

@@ -14,6 +14,7 @@ import dev.llmsafe.testing.TestRole;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -159,6 +160,35 @@ class CheckTest {
                     .startsWith("the probe failed: ").contains("ungranted_t").endsWith("A dry run needs SELECT, UPDATE and DELETE"
                             + " on it for the planning credential (samples/roles)"));
             assertThat(r.ready()).isFalse();
+        }
+    }
+
+    /**
+     * E1, D15: a planning role whose database-level privilege comes from a grant on a pattern
+     * ({@code app%}) sees what a grant on the name shows, and check says the table is ready; one
+     * whose pattern does not match the database is told which grant is missing.
+     */
+    @Test
+    void E1_aPlanningRoleGrantedOnADatabasePatternIsReady() throws SQLException {
+        ScratchDatabase db = schema(Engine.MYSQL);
+        String escaped = db.name().replace("_", "\\_");
+        String pattern = escaped.substring(0, escaped.length() - 2) + "%";
+        for (String grant : List.of(pattern, pattern.toUpperCase(java.util.Locale.ROOT))) {
+            TestRole planner = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.ok_t TO {role}",
+                    "GRANT REFERENCES ON `" + grant + "`.* TO {role}", "GRANT PROCESS ON *.* TO {role}");
+            LlmSafeConfig config = LlmSafeConfig.builder()
+                    .connection(ConnectionSettings.of(db.url(), planner.name(), planner.password()))
+                    .policy(Policy.define(p -> p.table("ok_t", t -> t.impact("x")))).build();
+            try (Deployment d = new Deployment(config, Clock.systemUTC())) {
+                TableStatus ok = table(new EnvironmentCheck(d).run(), "ok_t");
+                if (grant.equals(pattern)) {
+                    assertThat(ok.state()).as(ok.problems().toString()).isEqualTo(State.READY);
+                } else {
+                    assertThat(ok.state()).isEqualTo(State.NOT_READY);
+                    assertThat(ok.problems()).anySatisfy(p -> assertThat(p).contains("cannot see all")
+                            .contains("GRANT REFERENCES ON `" + db.name() + "`.*"));
+                }
+            }
         }
     }
 

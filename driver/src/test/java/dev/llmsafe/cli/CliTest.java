@@ -1,6 +1,7 @@
 package dev.llmsafe.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -157,9 +158,14 @@ class CliTest {
         assertThat(init.status()).isZero();
         assertThat(init.out()).contains("// \"orders\"").contains("// \"members\"");
         Path file = dir.resolve("init.json");
+        // As printed, nothing is allowed, and a configuration that would refuse every statement does not load.
         Files.writeString(file, init.out());
+        assertThatThrownBy(() -> LlmSafeConfig.load(file, Map.<String, String>of()::get))
+                .hasMessageContaining("policy.allow: the list is empty");
+        // With one table uncommented it loads, and names the database init looked at.
+        Files.writeString(file, init.out().replace("\"allow\": [", "\"allow\": [\"orders\""));
         LlmSafeConfig c = LlmSafeConfig.load(file, Map.<String, String>of()::get);
-        assertThat(c.policy().tables()).isEmpty();
+        assertThat(c.policy().tables()).hasSize(1);
         assertThat(c.connection().url()).isEqualTo(db.url());
     }
 

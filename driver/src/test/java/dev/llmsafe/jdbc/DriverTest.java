@@ -2,8 +2,10 @@ package dev.llmsafe.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.llmsafe.Refusal;
+import dev.llmsafe.RefusedException;
 import dev.llmsafe.policy.ConnectionSettings;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.sql.SqlDialect;
@@ -14,6 +16,7 @@ import dev.llmsafe.testing.TestRole;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -24,6 +27,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.ServiceLoader;
@@ -183,6 +187,36 @@ class DriverTest {
         assertThat(Arrays.stream(info).map(i -> i.name)).contains("llmsafe.config", "llmsafe.proposer");
     }
 
+    /**
+     * J8: an application URL that opens the database read-only (SQLite's open_mode and mode=ro, a read-only
+     * session on PostgreSQL and MariaDB) cannot plan, since the dry run writes; that is what it is told.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void J8_aReadOnlyHandleUsedToPlanIsRefusedAsOneThatCannotWrite(Engine engine) throws SQLException {
+        Guarded g = guarded(engine);
+        String config = "llmsafe.config=" + java.net.URLEncoder.encode(g.config.toString(), StandardCharsets.UTF_8);
+        List<String> urls = switch (engine) {
+            case SQLITE -> List.of(DriverUrl.PREFIX + "sqlite:" + g.db.name() + "?open_mode=1&" + config,
+                    DriverUrl.PREFIX + "sqlite:file:" + g.db.name() + "?mode=ro&" + config);
+            case POSTGRES -> List.of(g.url("options=-c%20default_transaction_read_only%3Don"));
+            case MYSQL -> List.of(g.url("sessionVariables=tx_read_only=1"));
+        };
+        Map<String, List<String>> before = g.checksum();
+        for (String url : urls) {
+            try (Connection c = DriverManager.getConnection(url, g.credentials()); Statement s = c.createStatement()) {
+                RefusedException e = catchThrowableOfType(RefusedException.class,
+                        () -> s.executeUpdate("UPDATE orders SET status = 'x' WHERE id = 1"));
+                assertThat((Throwable) e).as(url).isNotNull();
+                assertThat(e.code()).as(e.getMessage()).isEqualTo(Refusal.PLANNING_READ_ONLY);
+                assertThat(e.getMessage()).contains("the planning connection cannot write")
+                        .contains("Nothing was changed");
+                assertThat(e.getSQLState()).isEqualTo("25006");
+            }
+        }
+        assertThat(g.checksum()).isEqualTo(before);
+    }
+
     // ---- finding the configuration ----
 
     @Test
@@ -207,7 +241,11 @@ class DriverTest {
             ConfigDiscovery onlyResource = new ConfigDiscovery(k -> null, k -> null, withResource);
             ConfigDiscovery.Location found = onlyResource.locate(" ");
             assertThat(found.resource()).isEqualTo(resource.toUri().toURL());
-            assertThat(onlyResource.load(found).connection().url()).isEqualTo("jdbc:sqlite:llmsafe.json");
+            // A file's relative SQLite path is the file's; a resource's is the working directory's.
+            assertThat(onlyResource.load(found).connection().url())
+                    .isEqualTo("jdbc:sqlite:" + Path.of("llmsafe.json").toAbsolutePath());
+            assertThat(all.load(all.locate(given.toString())).connection().url())
+                    .isEqualTo("jdbc:sqlite:" + dir.resolve("given.json"));
             ConfigDiscovery none = new ConfigDiscovery(k -> null, k -> null, empty);
             assertThatThrownBy(() -> none.locate(null)).isInstanceOf(SQLException.class)
                     .hasMessageContaining("llmsafe found no configuration").hasMessageContaining("llmsafe.config")

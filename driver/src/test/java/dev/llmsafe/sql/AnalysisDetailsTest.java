@@ -48,6 +48,36 @@ class AnalysisDetailsTest {
     }
 
     @Test
+    void W3_anEmptyWhereIsNoWhereAndSaysThatTheWhereIsEmpty() {
+        for (LexSettings s : Cases.ALL) {
+            assertThatThrownBy(() -> analyze("UPDATE t SET x = 1 WHERE", s))
+                    .isInstanceOf(RefusedException.class)
+                    .hasMessage("Refused (NO_WHERE): the WHERE clause of the UPDATE is empty, so it names no rows."
+                            + " Write the condition after WHERE, for example WHERE id = ?.");
+            assertThatThrownBy(() -> analyze("DELETE FROM t WHERE /* id = 1 */;", s))
+                    .isInstanceOf(RefusedException.class)
+                    .hasMessageContaining("the WHERE clause of the DELETE is empty");
+        }
+    }
+
+    @Test
+    void S10_whatRunsIsTheTextAsSentNotTheParsersRewriteAndNamesAreWhatTheyDecodeTo() throws Exception {
+        Analysis my = analyze("UPDATE t SET a = 5--3, b = 'it''s \\'x\\'' WHERE id MOD 2 = 5--5", MY);
+        assertThat(my.text()).isEqualTo("UPDATE t SET a = 5--3, b = 'it''s \\'x\\'' WHERE id MOD 2 = 5--5");
+        assertThat(my.where()).isEqualTo("id MOD 2 = 5--5");
+        Analysis sl = analyze("DELETE FROM t WHERE x IS NOT 'a\\''' AND w GLOB 'y*' RETURNING id", SL);
+        assertThat(sl.where()).isEqualTo("x IS NOT 'a\\''' AND w GLOB 'y*'");
+        Analysis pg = analyze("UPDATE U&\"t!0061ble\" UESCAPE '!' SET U&\"\\0061\" = U&'\\00e9'"
+                + " WHERE U&\"s\\0065cret\" = E'\\''", PG);
+        assertThat(pg.where()).isEqualTo("U&\"s\\0065cret\" = E'\\''");
+        assertThat(pg.target()).hasToString("\"table\"");
+        assertThat(pg.setColumns()).extracting(Identifier::text).containsExactly("a");
+        // Secret columns, engine tables and catalogs are matched by what a name decodes to.
+        assertThat(pg.identifiers()).contains("secret", "table", "a").doesNotContain("s\\0065cret");
+        assertThat(pg.tables()).containsExactly(QualifiedName.parse("\"table\"", 3));
+    }
+
+    @Test
     void W4_theTargetIsKeptAsWrittenWithItsQuoting() throws Exception {
         assertThat(analyze("UPDATE public.\"Orders\" SET x = 1 WHERE id = 1", PG).target())
                 .isEqualTo(new QualifiedName(List.of(Identifier.of("public"), new Identifier("Orders", true))));
@@ -98,8 +128,8 @@ class AnalysisDetailsTest {
         assertThatThrownBy(() -> analyze("SELECT 1; DELETE FROM orders", PG))
                 .isInstanceOf(RefusedException.class)
                 .hasMessage("Refused (MULTIPLE_STATEMENTS): the text holds more than one statement (a ';' at"
-                        + " character 9 is followed by more). Send one statement at a time; a single trailing ';'"
-                        + " is fine.")
+                        + " character 9 is followed by more). Send one statement at a time; trailing ';' are"
+                        + " fine.")
                 .satisfies(e -> assertThat(((RefusedException) e).getSQLState()).doesNotStartWith("08"));
         for (Refusal r : Refusal.values()) {
             assertThat(r.sqlState()).as(r.name()).doesNotStartWith("08").isNotIn("0A000", "57P01", "57P02", "57P03");

@@ -93,4 +93,27 @@ class LexerTest {
         Token s = l.tokens().get(1);
         assertThat(l.text().substring(s.start(), s.end())).isEqualTo("'x'");
     }
+
+    @Test
+    void S8_digitSeparatorsAreReadWhereTheServerReadsThem() throws Exception {
+        // sqlite-jdbc 3.54 reads 1_000 as 1000 and 0x1_F as 31; MySQL reads 1_000 as a name.
+        assertThat(kinds("SELECT 1_000, 0x1_F, 1_0.5_0, 1e1_0", SL)).containsExactly(Kind.WORD, Kind.NUMBER, Kind.SYMBOL,
+                Kind.NUMBER, Kind.SYMBOL, Kind.NUMBER, Kind.SYMBOL, Kind.NUMBER);
+        assertThat(kinds("SELECT 1_000", MY)).containsExactly(Kind.WORD, Kind.WORD);
+        // A separator stands between two digits only: 1_a is a number and a name, as SQLite reads neither.
+        assertThat(kinds("SELECT 1_a, 1__0", SL)).containsExactly(Kind.WORD, Kind.NUMBER, Kind.WORD, Kind.SYMBOL,
+                Kind.NUMBER, Kind.WORD);
+    }
+
+    @Test
+    void S3_everyTrailingSemicolonIsTrimmedFromWhatRuns() throws Exception {
+        for (LexSettings settings : Cases.ALL) {
+            Lexed l = Lexer.lex("UPDATE t SET a = 2 WHERE id = 1;;  ", settings);
+            assertThat(l.text()).isEqualTo("UPDATE t SET a = 2 WHERE id = 1");
+            assertThat(l.tokens()).noneMatch(t -> t.kind() == Kind.SEMICOLON);
+            assertThat(Lexer.lex("SELECT 1 ; /* c */ ;\n; ", settings).text()).isEqualTo("SELECT 1");
+            assertThat(Lexer.lex("SELECT 1;; SELECT 2", settings).tokens()).filteredOn(t -> t.kind() == Kind.SEMICOLON)
+                    .hasSize(2);
+        }
+    }
 }

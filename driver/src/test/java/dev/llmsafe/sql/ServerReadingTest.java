@@ -71,7 +71,28 @@ class ServerReadingTest {
                 new Differential(Engine.SQLITE, "", sl, "UPDATE [orders] SET [note] = 'x' WHERE `id` = 2", 1),
                 new Differential(Engine.SQLITE, "", sl, "UPDATE orders SET note = 'x' WHERE id = 1 -- c\r AND id = 2\n", 1),
                 new Differential(Engine.SQLITE, "", sl, "UPDATE orders SET note = 'a;b' WHERE id = 2;", 1),
-                new Differential(Engine.SQLITE, "", sl, "DELETE FROM orders WHERE id = 1 -- ; DELETE FROM orders", 1));
+                new Differential(Engine.SQLITE, "", sl, "DELETE FROM orders WHERE id = 1 -- ; DELETE FROM orders", 1),
+                // S10: the dialect's own syntax that JSqlParser is handed rewritten, and the same forms as attacks.
+                new Differential(Engine.POSTGRES, "", pg, "UPDATE orders SET note = 'x' WHERE id = 2;;  ", 1),
+                new Differential(Engine.POSTGRES, "", pg, "UPDATE orders SET note = U&'\\0027 WHERE id = 1 --' WHERE id = 2", 1),
+                new Differential(Engine.POSTGRES, "", pg, "UPDATE orders SET note = U&'!0027 WHERE id = 1 --' UESCAPE '!'", 3),
+                new Differential(Engine.POSTGRES, "", pg, "UPDATE orders SET note = E'it\\'s' WHERE id = 2", 1),
+                new Differential(Engine.POSTGRES, "", pg, "UPDATE orders SET note = E'it''s \\' WHERE id = 1 -- ' WHERE id = 2", 1),
+                new Differential(Engine.POSTGRES, "", pg, "UPDATE orders SET note = 'x' WHERE note = U&'\\0062' OR U&\"i\\0064\" = 3", 2),
+                new Differential(Engine.POSTGRES, "", pg, "UPDATE orders SET note = 'x' WHERE note ~~* 'A' OR id = - -2", 2),
+                new Differential(Engine.MYSQL, "", my, "UPDATE orders SET note = 'x' WHERE id = 2;;  ", 1),
+                new Differential(Engine.MYSQL, "", my, "UPDATE orders SET note = 'it''s \\'x\\'' WHERE id = 2", 1),
+                new Differential(Engine.MYSQL, "", my, "UPDATE orders SET note = 'x' WHERE id = 1--1", 1),
+                new Differential(Engine.MYSQL, "", my, "UPDATE orders SET note = 'x' WHERE id MOD 2 = 1", 2),
+                new Differential(Engine.MYSQL, "", my, "UPDATE orders SET note = 'x' WHERE note = 'it''s \\' OR id = 1 -- '", 0),
+                new Differential(Engine.MYSQL, "", my, "UPDATE orders SET note = \"it''s \\\" WHERE id = 1 -- \"", 3),
+                new Differential(Engine.SQLITE, "", sl, "UPDATE orders SET note = 'x' WHERE id = 2;;  ", 1),
+                new Differential(Engine.SQLITE, "", sl, "UPDATE orders SET note = 'x' WHERE id IS 2", 1),
+                new Differential(Engine.SQLITE, "", sl, "UPDATE orders SET note = 'x' WHERE note IS NOT 'a'", 2),
+                new Differential(Engine.SQLITE, "", sl, "UPDATE orders SET note = 'x' WHERE note GLOB 'b*' OR id == 3", 2),
+                new Differential(Engine.SQLITE, "", sl, "UPDATE orders SET note = 'x\\' WHERE id = 1", 1),
+                new Differential(Engine.SQLITE, "", sl, "UPDATE orders SET note = 'x' WHERE note = 'y\\''' OR id = 3", 1),
+                new Differential(Engine.SQLITE, "", sl, "UPDATE orders SET note = 'x\\''' -- ' WHERE id = 1", 3));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -8,6 +8,7 @@ import dev.llmsafe.policy.JsonTree.Num;
 import dev.llmsafe.policy.JsonTree.Obj;
 import dev.llmsafe.policy.JsonTree.Str;
 import java.math.BigDecimal;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,10 +32,18 @@ final class ConfigReader {
     private static final List<String> READ_KEYS = List.of("maxRows", "maxCost", "timeoutMs", "holdMs", "maxBytes");
 
     private final String source;
+    private final Path directory;
     private final UnaryOperator<String> environment;
 
-    ConfigReader(String source, UnaryOperator<String> environment) {
+    /**
+     * @param source the name used in error messages
+     * @param directory the configuration file's directory, which relative SQLite paths are read from;
+     *     null when the text is not a file's
+     * @param environment variable name to value, null when unset
+     */
+    ConfigReader(String source, Path directory, UnaryOperator<String> environment) {
         this.source = source;
+        this.directory = directory;
         this.environment = environment;
     }
 
@@ -68,7 +77,8 @@ final class ConfigReader {
         Obj o = object(node, path);
         checkKeys(o, path, CONNECTION_KEYS);
         Node urlNode = required(o, path, "url");
-        String url = string(urlNode, path + ".url");
+        String written = string(urlNode, path + ".url");
+        String url = guarded(urlNode, path + ".url", () -> SqliteUrls.resolve(written, directory));
         Optional<String> user = optional(o, "user").map(m -> string(m.value(), path + ".user"));
         Optional<Secret> password = optional(o, "password").map(m -> {
             Str raw = (Str) expect(m.value(), path + ".password", Str.class, "a string");
@@ -83,6 +93,10 @@ final class ConfigReader {
         Policy.Builder b = Policy.builder();
 
         Arr allow = (Arr) expect(required(o, "policy", "allow"), "policy.allow", Arr.class, "a list of table names");
+        if (allow.items().isEmpty()) {
+            throw error(allow, "policy.allow", "the list is empty, so every statement would be refused; name the"
+                    + " tables the model may read, for example [\"orders\"] (llmsafe init lists the tables it finds)");
+        }
         Map<QualifiedName, String> written = new LinkedHashMap<>();
         Map<QualifiedName, Map<String, Node>> details = new LinkedHashMap<>();
         for (int i = 0; i < allow.items().size(); i++) {

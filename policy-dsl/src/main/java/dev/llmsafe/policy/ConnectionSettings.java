@@ -12,7 +12,7 @@ import java.util.Optional;
  */
 public record ConnectionSettings(String url, Optional<String> user, Optional<Secret> password) {
 
-    /** Checks that the URL is a JDBC URL of a real database. */
+    /** Checks that the URL is a JDBC URL of a real database, and not an in-memory SQLite one. */
     public ConnectionSettings {
         checkUrl(url);
     }
@@ -44,5 +44,6 @@ public record ConnectionSettings(String url, Optional<String> user, Optional<Sec
             throw new IllegalArgumentException("the configuration names the real database; remove the"
                     + " llmsafe: prefix from " + url.substring(0, Math.min(url.length(), 40)));
         }
+        SqliteUrls.checkNotInMemory(url);
     }
 }

@@ -53,7 +53,11 @@ public final class LlmSafeConfig {
         this.policy = Objects.requireNonNull(b.policy, "policy is required");
     }
 
-    /** Reads a config file, taking {@code ${NAME}} values from the process environment. */
+    /**
+     * Reads a config file, taking {@code ${NAME}} values from the process environment. A relative
+     * SQLite path in it is read from the file's directory, never the working directory: one file
+     * names one database wherever it is run from.
+     */
     public static LlmSafeConfig load(Path file) {
         return load(file, System::getenv);
     }
@@ -75,19 +79,37 @@ public final class LlmSafeConfig {
         } catch (IOException e) {
             throw new ConfigException(file.toString(), 0, 0, null, "cannot read the file: " + e);
         }
-        return parse(text, file.toString(), environment);
+        Path directory = file.toAbsolutePath().getParent();
+        return new ConfigReader(file.toString(), directory, environment).read(text);
     }
 
     /**
-     * Reads configuration text.
+     * Reads configuration text that is not a file's (a class path resource, text built in code). A
+     * relative SQLite path has nothing to be relative to there and is an error; {@link #load} reads
+     * it from the file's directory.
      *
      * @param json the text of an {@code llmsafe.json}
-     * @param source the name used in error messages (usually the path)
+     * @param source the name used in error messages
      * @param environment variable name to value, null when unset
      * @throws ConfigException when the text is not a valid configuration
      */
     public static LlmSafeConfig parse(String json, String source, UnaryOperator<String> environment) {
-        return new ConfigReader(source, environment).read(json);
+        return new ConfigReader(source, null, environment).read(json);
+    }
+
+    /**
+     * Reads configuration text whose relative SQLite paths are read from {@code directory}: the
+     * driver reads a class path resource this way, with the working directory, which is where the
+     * application's own {@code jdbc:llmsafe:sqlite:} URL is read from too.
+     *
+     * @param json the text of an {@code llmsafe.json}
+     * @param source the name used in error messages
+     * @param directory the directory relative SQLite paths are read from
+     * @param environment variable name to value, null when unset
+     * @throws ConfigException when the text is not a valid configuration
+     */
+    public static LlmSafeConfig parse(String json, String source, Path directory, UnaryOperator<String> environment) {
+        return new ConfigReader(source, Objects.requireNonNull(directory, "directory"), environment).read(json);
     }
 
     /** A builder for applications that configure in code. */

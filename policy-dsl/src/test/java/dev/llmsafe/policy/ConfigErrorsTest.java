@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 /** Every way a configuration can be wrong gets a located error that says what to write instead. */
 class ConfigErrorsTest {
 
-    private static final String CONNECTION = "{\n  \"connection\": {\"url\": \"jdbc:sqlite:app.db\"},\n";
+    private static final String CONNECTION = "{\n  \"connection\": {\"url\": \"jdbc:sqlite:/srv/app.db\"},\n";
 
     /** A config whose third line onwards is {@code policyLines}. */
     private static String withPolicy(String policyLines) {
@@ -25,7 +25,7 @@ class ConfigErrorsTest {
     void aMisCasedKeyIsRefusedAndNamed() {
         assertThat(errorOf(withPolicy("    \"Allow\": [\"orders\"]")))
                 .isEqualTo("llmsafe.json:4:5: policy.Allow: unknown key (keys are case-sensitive); did you mean \"allow\"?");
-        assertThat(errorOf("{\"connection\": {\"URL\": \"jdbc:sqlite:a.db\"}, \"policy\": {\"allow\": []}}"))
+        assertThat(errorOf("{\"connection\": {\"URL\": \"jdbc:sqlite:/srv/a.db\"}, \"policy\": {\"allow\": []}}"))
                 .isEqualTo("llmsafe.json:1:17: connection.URL: unknown key (keys are case-sensitive); did you mean \"url\"?");
     }
 
@@ -52,7 +52,7 @@ class ConfigErrorsTest {
                 .isEqualTo("llmsafe.json:4:15: policy.allow[0]: expected a string, found a number");
         assertThat(errorOf(CONNECTION + "  \"allowSelfApprove\": \"yes\",\n  \"policy\": {\"allow\": []}\n}"))
                 .isEqualTo("llmsafe.json:3:23: allowSelfApprove: expected true or false, found a string");
-        assertThat(errorOf("{\"connection\": \"jdbc:sqlite:a.db\", \"policy\": {\"allow\": []}}"))
+        assertThat(errorOf("{\"connection\": \"jdbc:sqlite:/srv/a.db\", \"policy\": {\"allow\": []}}"))
                 .isEqualTo("llmsafe.json:1:16: connection: expected an object, found a string");
         assertThat(errorOf(withPolicy("    \"allow\": [\"orders\"],\n    \"read\": {\"maxCost\": \"high\"}")))
                 .isEqualTo("llmsafe.json:5:25: policy.read.maxCost: expected a positive number, found a string");
@@ -160,13 +160,13 @@ class ConfigErrorsTest {
 
     @Test
     void textThatIsNotJsonIsRefusedWithItsPosition() {
-        assertThat(errorOf("{\n  \"connection\": {\"url\": \"jdbc:sqlite:a.db\"}\n  \"policy\": {}\n}"))
+        assertThat(errorOf("{\n  \"connection\": {\"url\": \"jdbc:sqlite:/srv/a.db\"}\n  \"policy\": {}\n}"))
                 .startsWith("llmsafe.json:3:3: not valid JSON: Unexpected character ('\"' (code 34)):"
                         + " was expecting comma to separate Object entries");
         assertThat(errorOf("")).isEqualTo("llmsafe.json: the file is empty; it must hold a JSON object");
         assertThat(errorOf("[]")).isEqualTo("llmsafe.json:1:1: expected an object, found a list");
-        assertThat(errorOf("{\"connection\": {\"url\": \"jdbc:sqlite:a.db\"}, \"policy\": {\"allow\": []}} {}"))
-                .isEqualTo("llmsafe.json:1:70: text after the end of the JSON object");
+        assertThat(errorOf("{\"connection\": {\"url\": \"jdbc:sqlite:/srv/a.db\"}, \"policy\": {\"allow\": []}} {}"))
+                .isEqualTo("llmsafe.json:1:75: text after the end of the JSON object");
     }
 
     @Test

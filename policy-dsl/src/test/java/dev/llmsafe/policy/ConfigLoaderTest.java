@@ -56,7 +56,7 @@ class ConfigLoaderTest {
     }
 
     static String minimal(String policyBody) {
-        return "{\"connection\": {\"url\": \"jdbc:sqlite:app.db\"},\n\"policy\": " + policyBody + "}";
+        return "{\"connection\": {\"url\": \"jdbc:sqlite:/srv/app.db\"},\n\"policy\": " + policyBody + "}";
     }
 
     @Test
@@ -242,6 +242,60 @@ class ConfigLoaderTest {
                         + " 100000");
     }
 
+    /** J8: one configuration file names one database, whichever directory it is run from. */
+    @Test
+    void J8_aRelativeSqlitePathIsReadFromTheConfigurationFilesDirectory(@TempDir Path dir) throws Exception {
+        Path conf = Files.createDirectories(dir.resolve("etc app"));
+        Path file = conf.resolve("llmsafe.json");
+        String abs = dir.resolve("abs.db").toString();
+        Files.writeString(file, "{\"connection\": {\"url\": \"jdbc:sqlite:app.db\"},\n"
+                + " \"readConnection\": {\"url\": \"jdbc:sqlite:file:data/app.db?mode=ro\"},\n"
+                + " \"applyConnection\": {\"url\": \"jdbc:sqlite:../app.db?busy_timeout=1000\"},\n"
+                + " \"storeConnection\": {\"url\": \"jdbc:sqlite:" + abs + "\"},\n"
+                + " \"policy\": {\"allow\": [\"orders\"]}}");
+        LlmSafeConfig c = LlmSafeConfig.load(file, env);
+        assertThat(c.connection().url()).isEqualTo("jdbc:sqlite:" + conf.resolve("app.db"));
+        assertThat(c.readConnection().orElseThrow().url()).isEqualTo("jdbc:sqlite:file:" + conf + "/data/app.db?mode=ro");
+        assertThat(c.applyConnection().orElseThrow().url()).isEqualTo("jdbc:sqlite:" + dir.resolve("app.db") + "?busy_timeout=1000");
+        assertThat(c.storeConnection().orElseThrow().url()).isEqualTo("jdbc:sqlite:" + abs);
+        // Loaded by a relative path, from anywhere, it is the same file and so the same databases.
+        Path relative = Path.of("").toAbsolutePath().relativize(file);
+        assertThat(LlmSafeConfig.load(relative, env).connection().url()).isEqualTo(c.connection().url());
+        // Other databases' URLs, absolute paths and file: URIs with a path are kept as written.
+        for (String url : new String[] {"jdbc:postgresql://127.0.0.1:5432/app", "jdbc:sqlite:" + abs,
+                "jdbc:sqlite:file:" + abs + "?mode=ro", "jdbc:sqlite:file:///srv/app.db"}) {
+            Files.writeString(file, minimal("{\"allow\": [\"orders\"]}").replace("jdbc:sqlite:/srv/app.db", url));
+            assertThat(LlmSafeConfig.load(file, env).connection().url()).isEqualTo(url);
+        }
+        // Text that is no file (a class path resource) has no directory: a relative path there is refused.
+        assertThat(errorOf(minimal("{\"allow\": [\"orders\"]}").replace("/srv/app.db", "app.db")))
+                .isEqualTo("llmsafe.json:1:24: connection.url: the SQLite path app.db is relative, and this"
+                        + " configuration is not read from a file it could be relative to; give an absolute path"
+                        + " (or ${VARIABLE})");
+    }
+
+    /** J8: a configuration that would refuse every statement, or plan on a database of its own, does not load. */
+    @Test
+    void J8_anEmptyAllowlistAndAnInMemoryDatabaseAreRefusedWhereTheyAreWritten() {
+        assertThat(errorOf(minimal("{\n  \"allow\": []\n}")))
+                .isEqualTo("llmsafe.json:3:12: policy.allow: the list is empty, so every statement would be refused;"
+                        + " name the tables the model may read, for example [\"orders\"] (llmsafe init lists the"
+                        + " tables it finds)");
+        for (String url : new String[] {"jdbc:sqlite::memory:", "jdbc:sqlite:", "jdbc:sqlite:file::memory:",
+                "jdbc:sqlite:file::memory:?cache=shared", "jdbc:sqlite:file:mem1?mode=memory&cache=shared",
+                "jdbc:sqlite:mem2.db?MODE=Memory"}) {
+            for (String key : new String[] {"connection", "readConnection", "applyConnection", "storeConnection"}) {
+                String json = minimal("{\"allow\": [\"orders\"]}");
+                json = key.equals("connection") ? json.replace("jdbc:sqlite:/srv/app.db", url)
+                        : json.replace("},\n\"policy\"", "},\n\"" + key + "\": {\"url\": \"" + url + "\"},\n\"policy\"");
+                assertThat(errorOf(json)).as("%s %s", key, url).startsWith("llmsafe.json:" + (key.equals("connection")
+                        ? "1:24: " : "2:" + (key.length() + 13) + ": ") + key + ".url: ")
+                        .contains("is an in-memory SQLite database, which belongs to the one connection that opens it")
+                        .endsWith("Give the path of a database file, for example jdbc:sqlite:app.db");
+            }
+        }
+    }
+
     @Test
     void aFileIsReadFromDiskAndAMissingFileSaysWhatToDo(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("llmsafe.json");
@@ -256,14 +310,14 @@ class ConfigLoaderTest {
 
     @Test
     void expiryAndBoundsAreRead() {
-        LlmSafeConfig c = parse("{\"connection\": {\"url\": \"jdbc:sqlite:a.db\"}, \"planExpiryHours\": 2,"
-                + " \"lockTimeoutMs\": 500, \"statementTimeoutMs\": 1500, \"policy\": {\"allow\": []}}");
+        LlmSafeConfig c = parse("{\"connection\": {\"url\": \"jdbc:sqlite:/srv/a.db\"}, \"planExpiryHours\": 2,"
+                + " \"lockTimeoutMs\": 500, \"statementTimeoutMs\": 1500, \"policy\": {\"allow\": [\"orders\"]}}");
         assertThat(c.planExpiryHours()).isEqualTo(2);
         assertThat(c.lockTimeoutMs()).isEqualTo(500);
         assertThat(c.statementTimeoutMs()).isEqualTo(1500);
         assertThat(parse(c.toJson())).isEqualTo(c);
-        assertThat(errorOf("{\"connection\": {\"url\": \"jdbc:sqlite:a.db\"}, \"planExpiryHours\": 0, \"policy\": {\"allow\": []}}"))
-                .isEqualTo("llmsafe.json:1:64: planExpiryHours: expected a whole number from 1 to 8760, found 0");
+        assertThat(errorOf("{\"connection\": {\"url\": \"jdbc:sqlite:/srv/a.db\"}, \"planExpiryHours\": 0, \"policy\": {\"allow\": []}}"))
+                .isEqualTo("llmsafe.json:1:69: planExpiryHours: expected a whole number from 1 to 8760, found 0");
     }
 
     @Test
@@ -271,7 +325,7 @@ class ConfigLoaderTest {
         LlmSafeConfig c = parse("""
                 {
                   // the dry-run credential
-                  "connection": {"url": "jdbc:sqlite:app.db"},
+                  "connection": {"url": "jdbc:sqlite:/srv/app.db"},
                   /* what the model may touch */
                   "policy": {"allow": ["orders"]}
                 }""");

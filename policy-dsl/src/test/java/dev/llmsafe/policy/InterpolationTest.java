@@ -53,16 +53,16 @@ class InterpolationTest {
 
     @Test
     void aMissingVariableInTheFileIsLocated() {
-        String json = "{\n  \"connection\": {\"url\": \"jdbc:sqlite:a.db\", \"password\": \"${NOPE}\"},\n"
+        String json = "{\n  \"connection\": {\"url\": \"jdbc:sqlite:/srv/a.db\", \"password\": \"${NOPE}\"},\n"
                 + "  \"policy\": {\"allow\": []}\n}";
         assertThatThrownBy(() -> LlmSafeConfig.parse(json, "llmsafe.json", ENV))
                 .isInstanceOf(ConfigException.class)
-                .hasMessage("llmsafe.json:2:57: connection.password: environment variable NOPE is not set;"
+                .hasMessage("llmsafe.json:2:62: connection.password: environment variable NOPE is not set;"
                         + " set it, or give a default: ${NOPE:-value}")
                 .satisfies(e -> {
                     ConfigException c = (ConfigException) e;
                     assertThat(c.line()).isEqualTo(2);
-                    assertThat(c.column()).isEqualTo(57);
+                    assertThat(c.column()).isEqualTo(62);
                     assertThat(c.key()).isEqualTo("connection.password");
                 });
     }
