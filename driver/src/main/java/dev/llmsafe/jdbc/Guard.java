@@ -257,6 +257,28 @@ final class Guard {
         return Character.isLetterOrDigit(c) || c == '_' || c == '$';
     }
 
+    /**
+     * J9: a result with these columns and no row, made by the read connection itself: for the metadata
+     * answers that have no row whatever is asked, so that the vendor's catalog is not read at all
+     * (Connector/J's getTablePrivileges reads mysql.tables_priv, which the read role may not, and its error
+     * names the role).
+     */
+    ResultSet noRows(String... columns) throws SQLException {
+        StringBuilder sql = new StringBuilder("SELECT ");
+        for (int i = 0; i < columns.length; i++) {
+            sql.append(i == 0 ? "" : ", ").append("NULL AS ").append(dialect.quote(columns[i]));
+        }
+        sql.append(" FROM (SELECT 1 AS x) AS t WHERE 1 = 0");
+        Statement s = exec.createStatement();
+        try {
+            s.closeOnCompletion();
+            return s.executeQuery(sql.toString());
+        } catch (SQLException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
     /** J9: the database's own types, when its metadata also lists those users made (see {@link Dialect#builtInTypes}). */
     Optional<Set<String>> builtInTypes() throws SQLException {
         return dialect.builtInTypes(exec);

@@ -36,7 +36,8 @@ import java.util.Set;
  *   <li>types: on PostgreSQL the built-in types and those of visible columns (pgjdbc lists every table's
  *       row and array types, and every enum, domain and composite type); elsewhere the vendor's fixed
  *       list;</li>
- *   <li>no rows: table and column privileges (they name the deployment's other roles, the apply and store
+ *   <li>no rows, with the columns JDBC gives the answer and without asking the vendor: table and column
+ *       privileges (they name the deployment's other roles, the apply and store
  *       credentials among them, and what the model may read is the policy's, not the grants'),
  *       procedures, functions and their columns (a stored routine that queries is refused in reads, R1,
  *       and the policy names no routine), user-defined types, their attributes, super types and super
@@ -49,7 +50,7 @@ import java.util.Set;
  */
 final class GuardedMetaData extends DelegatingMetaData {
 
-    /** A name no database object has: the name in a question whose answer only gives the vendor's columns. */
+    /** A name no table has: the question whose answer gives the vendor's columns when no table is allowlisted. */
     static final String NOTHING = "llmsafe-no-such-object";
 
     GuardedMetaData(GuardedConnection connection, DatabaseMetaData delegate) {
@@ -127,6 +128,16 @@ final class GuardedMetaData extends DelegatingMetaData {
         List<String[]> allowed = guard().allowedTables();
         String[] t = allowed.isEmpty() ? new String[] {null, null, NOTHING} : allowed.get(0);
         return MetaRows.none(question.ask(t[0], t[1], t[2]));
+    }
+
+    /**
+     * The columns JDBC gives this answer, and no row, without asking the vendor: the answer has no row
+     * whatever is asked, and the vendor's catalog query can fail for the read role with an error that names
+     * it (MariaDB: SELECT command denied to user '...' for table mysql.tables_priv).
+     */
+    private ResultSet nothing(String... columns) throws SQLException {
+        d();
+        return MetaRows.facts(guard().noRows(columns));
     }
 
     /** The catalogs and schemas of the allowlisted tables, as the vendor's getTables names them. */
@@ -339,59 +350,70 @@ final class GuardedMetaData extends DelegatingMetaData {
     @Override
     public ResultSet getTablePrivileges(String catalog, String schemaPattern, String tableNamePattern)
             throws SQLException {
-        return noRows((c, s, t) -> d().getTablePrivileges(c, s, t));
+        return nothing("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "GRANTOR", "GRANTEE", "PRIVILEGE", "IS_GRANTABLE");
     }
 
     @Override
     public ResultSet getColumnPrivileges(String catalog, String schema, String table, String columnNamePattern)
             throws SQLException {
-        return noRows((c, s, t) -> d().getColumnPrivileges(c, s, t, "%"));
+        return nothing("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "COLUMN_NAME", "GRANTOR", "GRANTEE",
+                "PRIVILEGE", "IS_GRANTABLE");
     }
 
     @Override
     public ResultSet getProcedures(String catalog, String schemaPattern, String procedureNamePattern)
             throws SQLException {
-        return MetaRows.none(d().getProcedures(null, null, NOTHING));
+        return nothing("PROCEDURE_CAT", "PROCEDURE_SCHEM", "PROCEDURE_NAME", "RESERVED1", "RESERVED2",
+                "RESERVED3", "REMARKS", "PROCEDURE_TYPE", "SPECIFIC_NAME");
     }
 
     @Override
     public ResultSet getProcedureColumns(String catalog, String schemaPattern, String procedureNamePattern, String columnNamePattern)
             throws SQLException {
-        return MetaRows.none(d().getProcedureColumns(null, null, NOTHING, "%"));
+        return nothing("PROCEDURE_CAT", "PROCEDURE_SCHEM", "PROCEDURE_NAME", "COLUMN_NAME", "COLUMN_TYPE",
+                "DATA_TYPE", "TYPE_NAME", "PRECISION", "LENGTH", "SCALE", "RADIX", "NULLABLE", "REMARKS", "COLUMN_DEF",
+                "SQL_DATA_TYPE", "SQL_DATETIME_SUB", "CHAR_OCTET_LENGTH", "ORDINAL_POSITION", "IS_NULLABLE", "SPECIFIC_NAME");
     }
 
     @Override
     public ResultSet getFunctions(String catalog, String schemaPattern, String functionNamePattern)
             throws SQLException {
-        return MetaRows.none(d().getFunctions(null, null, NOTHING));
+        return nothing("FUNCTION_CAT", "FUNCTION_SCHEM", "FUNCTION_NAME", "REMARKS", "FUNCTION_TYPE",
+                "SPECIFIC_NAME");
     }
 
     @Override
     public ResultSet getFunctionColumns(String catalog, String schemaPattern, String functionNamePattern, String columnNamePattern)
             throws SQLException {
-        return MetaRows.none(d().getFunctionColumns(null, null, NOTHING, "%"));
+        return nothing("FUNCTION_CAT", "FUNCTION_SCHEM", "FUNCTION_NAME", "COLUMN_NAME", "COLUMN_TYPE",
+                "DATA_TYPE", "TYPE_NAME", "PRECISION", "LENGTH", "SCALE", "RADIX", "NULLABLE", "REMARKS",
+                "CHAR_OCTET_LENGTH", "ORDINAL_POSITION", "IS_NULLABLE", "SPECIFIC_NAME");
     }
 
     @Override
     public ResultSet getUDTs(String catalog, String schemaPattern, String typeNamePattern, int[] types)
             throws SQLException {
-        return MetaRows.none(d().getUDTs(null, null, NOTHING, null));
+        return nothing("TYPE_CAT", "TYPE_SCHEM", "TYPE_NAME", "CLASS_NAME", "DATA_TYPE", "REMARKS", "BASE_TYPE");
     }
 
     @Override
     public ResultSet getAttributes(String catalog, String schemaPattern, String typeNamePattern, String attributeNamePattern)
             throws SQLException {
-        return MetaRows.none(d().getAttributes(null, null, NOTHING, "%"));
+        return nothing("TYPE_CAT", "TYPE_SCHEM", "TYPE_NAME", "ATTR_NAME", "DATA_TYPE", "ATTR_TYPE_NAME",
+                "ATTR_SIZE", "DECIMAL_DIGITS", "NUM_PREC_RADIX", "NULLABLE", "REMARKS", "ATTR_DEF", "SQL_DATA_TYPE",
+                "SQL_DATETIME_SUB", "CHAR_OCTET_LENGTH", "ORDINAL_POSITION", "IS_NULLABLE", "SCOPE_CATALOG", "SCOPE_SCHEMA",
+                "SCOPE_TABLE", "SOURCE_DATA_TYPE");
     }
 
     @Override
     public ResultSet getSuperTypes(String catalog, String schemaPattern, String typeNamePattern) throws SQLException {
-        return MetaRows.none(d().getSuperTypes(null, null, NOTHING));
+        return nothing("TYPE_CAT", "TYPE_SCHEM", "TYPE_NAME", "SUPERTYPE_CAT", "SUPERTYPE_SCHEM",
+                "SUPERTYPE_NAME");
     }
 
     @Override
     public ResultSet getSuperTables(String catalog, String schemaPattern, String tableNamePattern) throws SQLException {
-        return MetaRows.none(d().getSuperTables(null, null, NOTHING));
+        return nothing("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "SUPERTABLE_NAME");
     }
 
     // ---- every row: they name nothing in the database ----

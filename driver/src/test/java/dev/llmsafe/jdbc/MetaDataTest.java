@@ -381,6 +381,12 @@ class MetaDataTest {
                         "mood_hidden");
             }
             assertThat(names(md.getTableTypes(), "TABLE_TYPE", false)).isNotEmpty();
+            // An answer with no row still has JDBC's columns, as the vendor's would.
+            try (ResultSet rs = md.getTablePrivileges(cat, sch, "members")) {
+                assertThat(rs.getMetaData().getColumnCount()).isEqualTo(7);
+                assertThat(rs.getMetaData().getColumnLabel(5)).isEqualToIgnoringCase("GRANTEE");
+                assertThat(rs.next()).isFalse();
+            }
         }
     }
 

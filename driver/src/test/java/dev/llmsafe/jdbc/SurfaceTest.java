@@ -49,8 +49,13 @@ class SurfaceTest {
     }
 
     @AfterAll
-    static void restore() {
+    static void restore() throws SQLException {
         Guarded.restoreSink();
+        // Large objects belong to the database, not the schema: dropping the scratch schema leaves them.
+        Guarded pg = GUARDED.get(Engine.POSTGRES);
+        if (pg != null) {
+            pg.admin("SELECT lo_unlink(lo) FROM docs");
+        }
     }
 
     static Guarded guarded(Engine engine) throws SQLException {
