@@ -6,7 +6,6 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -59,6 +58,10 @@ final class GuardedMetaData extends DelegatingMetaData {
 
     private Guard guard() {
         return connection().guard();
+    }
+
+    private MetaPlaces places() throws SQLException {
+        return new MetaPlaces(guard(), d(), table(""), this::getColumns);
     }
 
     /** Rows whose table, named by the columns with this prefix ("", "PK", "FK"), is allowlisted. */
@@ -138,53 +141,6 @@ final class GuardedMetaData extends DelegatingMetaData {
     private ResultSet nothing(String... columns) throws SQLException {
         d();
         return MetaRows.facts(guard().noRows(columns));
-    }
-
-    /** The catalogs and schemas of the allowlisted tables, as the vendor's getTables names them. */
-    private Set<List<String>> containers() throws SQLException {
-        Set<List<String>> out = new HashSet<>();
-        RowFilter allowed = table("");
-        for (String[] t : guard().allowedTables()) {
-            try (ResultSet rs = d().getTables(t[0], t[1], t[2], null)) {
-                while (rs.next()) {
-                    if (allowed.shows(rs)) {
-                        out.add(java.util.Arrays.asList(rs.getString("TABLE_CAT"), rs.getString("TABLE_SCHEM")));
-                    }
-                }
-            }
-        }
-        return out;
-    }
-
-    private RowFilter schemaRow() throws SQLException {
-        Set<List<String>> containers = containers();
-        return row -> {
-            String schema = row.getString("TABLE_SCHEM");
-            String catalog = row.getString("TABLE_CATALOG");
-            return containers.stream().anyMatch(c -> schema != null && schema.equals(c.get(1))
-                    && (catalog == null || c.get(0) == null || catalog.equals(c.get(0))));
-        };
-    }
-
-    private RowFilter catalogRow() throws SQLException {
-        Set<List<String>> containers = containers();
-        return row -> {
-            String catalog = row.getString("TABLE_CAT");
-            return catalog != null && containers.stream().anyMatch(c -> catalog.equals(c.get(0)));
-        };
-    }
-
-    /** The database's own types, and the types of the visible columns of allowlisted tables. */
-    private RowFilter typeRow(Set<String> builtIn) throws SQLException {
-        Set<String> shown = new HashSet<>(builtIn);
-        for (String[] t : guard().allowedTables()) {
-            try (ResultSet rs = getColumns(t[0], t[1], t[2], "%")) {
-                while (rs.next()) {
-                    shown.add(rs.getString("TYPE_NAME"));
-                }
-            }
-        }
-        return row -> shown.contains(row.getString("TYPE_NAME"));
     }
 
     @Override
@@ -325,23 +281,23 @@ final class GuardedMetaData extends DelegatingMetaData {
 
     @Override
     public ResultSet getSchemas() throws SQLException {
-        return MetaRows.filtered(d().getSchemas(), schemaRow());
+        return MetaRows.filtered(d().getSchemas(), places().schemaRow());
     }
 
     @Override
     public ResultSet getSchemas(String catalog, String schemaPattern) throws SQLException {
-        return MetaRows.filtered(d().getSchemas(catalog, schemaPattern), schemaRow());
+        return MetaRows.filtered(d().getSchemas(catalog, schemaPattern), places().schemaRow());
     }
 
     @Override
     public ResultSet getCatalogs() throws SQLException {
-        return MetaRows.filtered(d().getCatalogs(), catalogRow());
+        return MetaRows.filtered(d().getCatalogs(), places().catalogRow());
     }
 
     @Override
     public ResultSet getTypeInfo() throws SQLException {
         Optional<Set<String>> builtIn = guard().builtInTypes();
-        return builtIn.isPresent() ? MetaRows.filtered(d().getTypeInfo(), typeRow(builtIn.get()))
+        return builtIn.isPresent() ? MetaRows.filtered(d().getTypeInfo(), places().typeRow(builtIn.get()))
                 : MetaRows.facts(d().getTypeInfo());
     }
 

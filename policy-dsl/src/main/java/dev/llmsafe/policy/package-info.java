@@ -6,6 +6,9 @@
  * {@link dev.llmsafe.policy.LlmSafeConfig#load}. Both fail closed: a wrong name, type or key is an
  * error that says where and what to write instead, never a silently ignored setting.
  *
+ * <p>A URL the configuration holds is shown by {@link dev.llmsafe.policy.JdbcUrls} without its
+ * credential, wherever llmsafe shows one (J9).
+ *
  * <p>This package knows nothing of JDBC and depends on jackson-core only. Names are kept as
  * written ({@link dev.llmsafe.policy.QualifiedName}); the driver resolves them against the database.
  */
