@@ -19,6 +19,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,6 +39,8 @@ class LobTest {
     private static final Map<Engine, Guarded> GUARDED = new EnumMap<>(Engine.class);
     private static final Map<Engine, Long> VAULT = new EnumMap<>(Engine.class);
     static final String SECRET = "LARGE-OBJECT-SECRET";
+    /** Longer than the smallest byte bound a policy may set (policy.read.maxBytes, 1024). */
+    static final int BIG = 2000;
 
     static final Policy POLICY = Policy.define(p -> p.table("docs"));
 
@@ -75,6 +78,7 @@ class LobTest {
             case MYSQL, SQLITE -> db.execute("CREATE TABLE docs (id INT PRIMARY KEY, body BLOB, txt TEXT)",
                     "INSERT INTO docs VALUES (1, X'0102', 'hello')");
         }
+        db.execute("ALTER TABLE docs ADD COLUMN big TEXT", "UPDATE docs SET big = '" + "x".repeat(BIG) + "'");
         if (engine == Engine.POSTGRES) {
             try (Statement s = db.admin().createStatement(); ResultSet rs = s.executeQuery("SELECT lo FROM vault")) {
                 rs.next();
@@ -200,6 +204,29 @@ class LobTest {
             g.refusedUnchanged(Refusal.FORBIDDEN_JDBC, () -> b.setBytes(1, new byte[] {9}));
             g.refusedUnchanged(Refusal.FORBIDDEN_JDBC, () -> t.setString(1, "x"));
             g.refusedUnchanged(Refusal.FORBIDDEN_JDBC, () -> t.truncate(0));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void J10_R12_aLobCountsItsBytesTowardTheReadsBound(Engine engine) throws Exception {
+        Guarded small = Guarded.of(guarded(engine).db, Policy.define(p -> p.table("docs").read(r -> r.maxBytes(1024))));
+        for (Read lob : List.<Read>of(rs -> rs.getBlob(1), rs -> rs.getClob(1), rs -> rs.getNClob("big"),
+                rs -> rs.getObject(1, Clob.class))) {
+            try (Connection c = small.connect()) {
+                small.refusedUnchanged(Refusal.TOO_LARGE, () -> {
+                    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                            "SELECT big FROM docs WHERE id = 1")) {
+                        rs.next();
+                        lob.on(rs);
+                    }
+                });
+            }
+        }
+        try (Connection c = guarded(engine).connect(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT big FROM docs WHERE id = 1")) {
+            rs.next();
+            assertThat(rs.getClob(1).length()).isEqualTo(BIG);
         }
     }
 }
