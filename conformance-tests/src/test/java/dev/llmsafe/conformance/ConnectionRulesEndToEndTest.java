@@ -941,6 +941,152 @@ class ConnectionRulesEndToEndTest {
         assertThat(everything(d)).isEqualTo(before);
     }
 
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void J9_everyDatabaseMetaDataAnswerIsFilteredAndNoneNamesACredential(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        // A hidden table with a key to members, and an index on the secret column, made after the grants.
+        d.admin("CREATE TABLE IF NOT EXISTS payroll (id INT PRIMARY KEY, member_id INT, FOREIGN KEY (member_id)"
+                + " REFERENCES members (id))");
+        try {
+            d.admin("CREATE INDEX members_hash_idx ON members (password_hash)");
+        } catch (SQLException exists) {
+            // made by an earlier run of this method on the same deployment
+        }
+        List<String> hidden = new ArrayList<>(List.of("payroll", "hidden", "write_log", "password_hash",
+                "members_hash_idx", "peek", "log_write", "wipe"));
+        if (d.roles() != null) {
+            for (Role r : Role.values()) {
+                hidden.add(d.roles().login(r).name().toLowerCase(Locale.ROOT));
+                hidden.add(d.roles().login(r).password().toLowerCase(Locale.ROOT));
+            }
+            hidden.add(d.roles().store().toLowerCase(Locale.ROOT));
+        }
+        String catalog = engine == Engine.MYSQL ? d.app().name() : null;
+        String schema = engine == Engine.POSTGRES ? d.app().name() : null;
+        List<String> leaks = new ArrayList<>();
+        try (Connection c = d.connect()) {
+            DatabaseMetaData md = c.getMetaData();
+            // Every question that answers with rows, about hidden and allowlisted names, with and without schema.
+            for (java.lang.reflect.Method m : DatabaseMetaData.class.getMethods()) {
+                if (m.getReturnType() != ResultSet.class) {
+                    continue;
+                }
+                for (String[] where : new String[][] {{null, null}, {catalog, schema}}) {
+                    for (String name : java.util.Arrays.asList("payroll", "hidden", "members", "orders", "%", null)) {
+                        Object[] args = new Object[m.getParameterCount()];
+                        long total = java.util.stream.Stream.of(m.getParameterTypes()).filter(t -> t == String.class).count();
+                        int k = 0;
+                        for (int i = 0; i < args.length; i++) {
+                            Class<?> t = m.getParameterTypes()[i];
+                            if (t == String.class) {
+                                // catalog, schema, name; a second table (getCrossReference) is members; then patterns.
+                                int slot = k % 3;
+                                args[i] = total == 6 && k >= 3 ? (slot == 2 ? "members" : where[slot])
+                                        : k >= 3 || total == 2 && k == 1 ? "%" : slot == 2 ? name : where[slot];
+                                k++;
+                            } else if (t == int.class) {
+                                args[i] = DatabaseMetaData.bestRowSession;
+                            } else if (t == boolean.class) {
+                                args[i] = false;
+                            }
+                        }
+                        String answer;
+                        try (ResultSet rs = (ResultSet) m.invoke(md, args)) {
+                            StringBuilder sb = new StringBuilder();
+                            int columns = rs.getMetaData().getColumnCount();
+                            while (rs.next()) {
+                                for (int i = 1; i <= columns; i++) {
+                                    sb.append(rs.getString(i)).append(' ');
+                                }
+                            }
+                            answer = sb.toString();
+                        } catch (java.lang.reflect.InvocationTargetException e) {
+                            assertThat(e.getCause()).isInstanceOf(SQLException.class);
+                            answer = String.valueOf(e.getCause().getMessage());
+                        }
+                        for (String h : hidden) {
+                            if (answer.toLowerCase(Locale.ROOT).contains(h)) {
+                                leaks.add(m.getName() + java.util.Arrays.toString(args) + " named " + h + ": " + answer);
+                            }
+                        }
+                    }
+                }
+            }
+            // The legitimate answers still come back, for the table the session finds by that name.
+            assertThat(names(md.getIndexInfo(null, null, "members", false, true), "COLUMN_NAME")).containsExactly("id");
+            assertThat(names(md.getPrimaryKeys(null, null, "orders"), "COLUMN_NAME")).containsExactly("id");
+            assertThat(names(md.getExportedKeys(null, null, "members"), "FKTABLE_NAME")).isEmpty();
+            assertThat(names(md.getBestRowIdentifier(null, null, "orders", DatabaseMetaData.bestRowSession, true),
+                    "COLUMN_NAME")).isEqualTo(engine == Engine.SQLITE ? List.of() : List.of("id"));
+            assertThat(names(md.getCatalogs(), "TABLE_CAT")).isEqualTo(switch (engine) {
+                case POSTGRES -> List.of(c.getCatalog());
+                case MYSQL -> List.of(d.app().name());
+                case SQLITE -> List.of();
+            });
+            assertThat(names(md.getSchemas(), "TABLE_SCHEM")).isEqualTo(schema == null ? List.of() : List.of(schema));
+            assertThat(names(md.getProcedures(null, null, "%"), "PROCEDURE_NAME")).isEmpty();
+            // Where the database is, and no credential: not the read role's, not the application's.
+            assertThat(md.getURL()).startsWith("jdbc:").doesNotContain("?").doesNotContain("@");
+            assertThat(md.getUserName()).isNull();
+            assertThat(c.getClientInfo()).isEmpty();
+        }
+        assertThat(leaks).isEmpty();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void J10_aLobAccessorReadsTheColumnsOwnValueNeverALargeObject(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        long lo = 0;
+        if (engine == Engine.POSTGRES) {
+            // A large object every role may read: only llmsafe stands between the model and it.
+            try (Statement s = d.app().admin().createStatement();
+                    ResultSet rs = s.executeQuery("SELECT lo_from_bytea(0, convert_to('LO-SECRET', 'UTF8'))")) {
+                rs.next();
+                lo = rs.getLong(1);
+            }
+            d.admin("GRANT SELECT ON LARGE OBJECT " + lo + " TO PUBLIC");
+        }
+        try {
+            List<String> before = everything(d);
+            try (Connection c = d.connect()) {
+                c.setAutoCommit(false);
+                for (String sql : List.of("SELECT id FROM orders WHERE id = 1", "SELECT " + (lo == 0 ? 77 : lo))) {
+                    for (String getter : List.of("getBlob", "getClob", "getObject(Blob)")) {
+                        RefusedException e = catchThrowableOfType(RefusedException.class, () -> {
+                            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+                                rs.next();
+                                switch (getter) {
+                                    case "getBlob" -> rs.getBlob(1);
+                                    case "getClob" -> rs.getClob(1);
+                                    default -> rs.getObject(1, java.sql.Blob.class);
+                                }
+                            }
+                        });
+                        assertThat((Throwable) e).as(sql + " " + getter).isNotNull();
+                        assertThat(e.code()).isEqualTo(Refusal.FORBIDDEN_JDBC);
+                        assertThat(e.getMessage()).doesNotContain("LO-SECRET").contains("large object");
+                    }
+                }
+                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                        "SELECT status, CAST(" + (lo == 0 ? 77 : lo) + " AS CHAR(20)) FROM orders WHERE id = 1")) {
+                    rs.next();
+                    assertThat(rs.getClob(1).getSubString(1, 6)).isEqualTo("packed");
+                    java.sql.Blob b = rs.getBlob(2);
+                    assertThat(new String(b.getBytes(1, (int) b.length()), StandardCharsets.UTF_8).strip())
+                            .isEqualTo(String.valueOf(lo == 0 ? 77 : lo));
+                }
+                c.rollback();
+            }
+            assertThat(everything(d)).isEqualTo(before);
+        } finally {
+            if (lo != 0) {
+                d.admin("SELECT lo_unlink(" + lo + ")");
+            }
+        }
+    }
+
     // ---- helpers ------------------------------------------------------------------------------
 
     /** Something done on a connection of the application's URL. */

@@ -234,6 +234,17 @@ public interface Dialect {
     Set<String> queryingRoutines(Connection c, Set<QualifiedName> names) throws SQLException;
 
     /**
+     * J9: the names of the types the database has of its own, before any schema was made, when its
+     * vendor driver's {@code getTypeInfo} also lists the types users made; empty when it lists a fixed
+     * set (MySQL, MariaDB and SQLite). pgjdbc 42.7.14 lists every type in pg_type, among them the row
+     * and array types of every table ({@code _payroll} for a table payroll the policy hides) and every
+     * enum, domain and composite type (measured on PostgreSQL 15).
+     */
+    default Optional<Set<String>> builtInTypes(Connection c) throws SQLException {
+        return Optional.empty();
+    }
+
+    /**
      * R5: what the database estimates a read costs, from plain EXPLAIN (never EXPLAIN ANALYZE, which
      * runs the statement).
      *

@@ -296,6 +296,13 @@ final class PostgresDialect implements Dialect {
                 + " AND l.lanname NOT IN ('c', 'internal')", rs -> rs.getString(1), array));
     }
 
+    /** The types initdb made: below FirstNormalObjectId (16384), every object a user or an extension made is above it. */
+    @Override
+    public Optional<Set<String>> builtInTypes(Connection c) throws SQLException {
+        return Optional.of(new LinkedHashSet<>(Jdbc.query(c, "SELECT typname FROM pg_catalog.pg_type WHERE oid < 16384",
+                rs -> rs.getString(1))));
+    }
+
     private static Set<String> folded(Set<QualifiedName> names) {
         Set<String> folded = new LinkedHashSet<>();
         for (QualifiedName n : names) {

@@ -75,23 +75,23 @@ final class Allowlist {
     }
 
     /**
-     * Whether a table named exactly, without schema (a metadata question with null catalog and schema),
-     * is one the policy allows, resolved as this session resolves the name.
+     * The allowlisted table a name without schema means (a metadata question with null catalog and
+     * schema), resolved as this session resolves the name; empty when it means none.
      */
-    synchronized boolean allowsName(String table) throws SQLException {
+    synchronized Optional<TableRef> allowedByName(String table) throws SQLException {
         Identifier exact;
         try {
             exact = new Identifier(table, true);
         } catch (IllegalArgumentException e) {
-            return false;
+            return Optional.empty();
         }
         Map<TableRef, TablePolicy> allowed = allowedTables();
-        return resolve(new QualifiedName(List.of(exact))).map(allowed::containsKey).orElse(false);
+        return resolve(new QualifiedName(List.of(exact))).filter(allowed::containsKey);
     }
 
-    /** One allowlisted table as the database names it (the first by name), if the policy's tables resolve. */
-    synchronized Optional<TableRef> anyAllowed() throws SQLException {
-        return allowedTables().keySet().stream().min(java.util.Comparator.comparing(TableRef::toString));
+    /** Every allowlisted table that resolves, as the database names it, by name. */
+    synchronized List<TableRef> allowedRefs() throws SQLException {
+        return allowedTables().keySet().stream().sorted(java.util.Comparator.comparing(TableRef::toString)).toList();
     }
 
     /** Whether a table, as the catalog names it (a metadata row), is one the policy allows. */

@@ -4,14 +4,13 @@ import java.sql.Connection;
 import java.sql.SQLClientInfoException;
 import java.sql.SQLException;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Executor;
 
 /**
  * The part of the model's connection that passes straight through to the read connection: getters,
- * type maps, client info, network timeouts and request hints, none of which runs SQL that a caller
- * wrote, hands out a JDBC object, or changes what the session may do (pgjdbc's {@code setClientInfo}
- * sets application_name, which is only a label). Everything else is in {@link GuardedConnection};
+ * type maps, network timeouts and request hints, none of which runs SQL that a caller wrote, hands out
+ * a JDBC object, or changes what the session may do. Client info is answered by
+ * {@link GuardedConnection} (J9). Everything else is in {@link GuardedConnection};
  * {@code WrapperTest} checks the split. Once closed, every method throws.
  */
 abstract class DelegatingConnection implements Connection {
@@ -42,7 +41,8 @@ abstract class DelegatingConnection implements Connection {
         return closed;
     }
 
-    private Connection clientInfo() throws SQLClientInfoException {
+    /** The read connection for client info, whose setters may only throw SQLClientInfoException. */
+    final Connection clientInfo() throws SQLClientInfoException {
         if (closed) {
             throw new SQLClientInfoException("this connection is closed", "08003", 0, Map.of());
         }
@@ -59,10 +59,6 @@ abstract class DelegatingConnection implements Connection {
     @Override public void setTypeMap(Map<String, Class<?>> map) throws SQLException { d().setTypeMap(map); }
     @Override public void setHoldability(int holdability) throws SQLException { d().setHoldability(holdability); }
     @Override public int getHoldability() throws SQLException { return d().getHoldability(); }
-    @Override public void setClientInfo(String name, String value) throws SQLClientInfoException { clientInfo().setClientInfo(name, value); }
-    @Override public void setClientInfo(Properties properties) throws SQLClientInfoException { clientInfo().setClientInfo(properties); }
-    @Override public String getClientInfo(String name) throws SQLException { return d().getClientInfo(name); }
-    @Override public Properties getClientInfo() throws SQLException { return d().getClientInfo(); }
     @Override public void setNetworkTimeout(Executor executor, int milliseconds) throws SQLException { d().setNetworkTimeout(executor, milliseconds); }
     @Override public int getNetworkTimeout() throws SQLException { return d().getNetworkTimeout(); }
     @Override public void beginRequest() throws SQLException { d().beginRequest(); }

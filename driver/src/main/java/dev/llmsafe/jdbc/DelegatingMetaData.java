@@ -6,8 +6,9 @@ import java.sql.SQLException;
 
 /**
  * The part of the database's metadata that passes straight through: facts about the server and the
- * driver, as booleans, numbers and names. None runs a caller's SQL or returns a JDBC object; what does
- * is in {@link GuardedMetaData}, and {@code WrapperTest} checks the split method by method.
+ * driver, as booleans, numbers and names. None runs a caller's SQL, returns a JDBC object or names the
+ * credential (the URL and the user are answered by {@link GuardedMetaData}, J9); what does is in
+ * {@link GuardedMetaData}, and {@code WrapperTest} checks the split method by method.
  */
 abstract class DelegatingMetaData implements DatabaseMetaData {
 
@@ -34,8 +35,6 @@ abstract class DelegatingMetaData implements DatabaseMetaData {
     // @formatter:off
     @Override public boolean allProceduresAreCallable() throws SQLException { return d().allProceduresAreCallable(); }
     @Override public boolean allTablesAreSelectable() throws SQLException { return d().allTablesAreSelectable(); }
-    @Override public String getURL() throws SQLException { return d().getURL(); }
-    @Override public String getUserName() throws SQLException { return d().getUserName(); }
     @Override public boolean nullsAreSortedHigh() throws SQLException { return d().nullsAreSortedHigh(); }
     @Override public boolean nullsAreSortedLow() throws SQLException { return d().nullsAreSortedLow(); }
     @Override public boolean nullsAreSortedAtStart() throws SQLException { return d().nullsAreSortedAtStart(); }

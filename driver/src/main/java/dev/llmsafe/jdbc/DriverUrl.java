@@ -1,5 +1,6 @@
 package dev.llmsafe.jdbc;
 
+import dev.llmsafe.policy.JdbcUrls;
 import dev.llmsafe.sql.SqlDialect;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -277,9 +278,8 @@ final class DriverUrl {
         }
     }
 
-    /** The URL without its parameters, which may hold a password: for messages. */
+    /** The URL without its parameters and user information, which may hold a password: for messages (J9). */
     static String redacted(String url) {
-        int q = url.indexOf('?');
-        return q < 0 ? url : url.substring(0, q) + "?...";
+        return JdbcUrls.redact(url);
     }
 }

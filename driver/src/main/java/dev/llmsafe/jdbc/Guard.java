@@ -184,31 +184,104 @@ final class Guard {
      * schema (PostgreSQL), the database as its catalog (MySQL) or neither (SQLite's main).
      */
     boolean allowsTable(String catalog, String schema, String table) throws SQLException {
-        if (table == null) {
-            return false;
-        }
-        if (schema == null && catalog == null) {
-            // A question without a schema is about the table the session would find by that name.
-            return allowlist.allowsName(table);
-        }
-        return allowlist.allows(new TableRef(schema != null ? schema : catalog, table));
+        return allowedTable(catalog, schema, table).isPresent();
     }
 
     /**
-     * An allowlisted table as a metadata question names it: {catalog, schema, table}, the database as
-     * catalog on MySQL and MariaDB, the schema on PostgreSQL, neither on SQLite.
+     * J9: the allowlisted table a metadata question names, as the vendor's metadata names it
+     * ({catalog, schema, table}: the database as catalog on MySQL and MariaDB, the schema on PostgreSQL,
+     * neither on SQLite), or empty when it names none. A question without a schema is about the table the
+     * session would find by that name, and is asked about exactly that one: Connector/J and pgjdbc answer
+     * a null catalog or schema with the same-named tables of every database or schema (measured).
      */
-    Optional<String[]> anyAllowedTable() throws SQLException {
-        return allowlist.anyAllowed().map(ref -> switch (dialect.sqlDialect()) {
+    Optional<String[]> allowedTable(String catalog, String schema, String table) throws SQLException {
+        if (table == null) {
+            return Optional.empty();
+        }
+        // pgjdbc ignores the catalog (the database) and Connector/J the schema, unless databaseTerm says so.
+        String container = switch (dialect.sqlDialect()) {
+            case POSTGRESQL -> schema;
+            case MYSQL -> catalog != null ? catalog : schema;
+            case SQLITE -> schema != null ? schema : catalog;
+        };
+        Optional<TableRef> ref;
+        if (container == null) {
+            ref = allowlist.allowedByName(table);
+        } else {
+            TableRef named = new TableRef(container, table);
+            ref = allowlist.allows(named) ? Optional.of(named) : Optional.empty();
+        }
+        return ref.map(this::asNamed);
+    }
+
+    /** Every allowlisted table, as the vendor's metadata names it (see {@link #allowedTable}). */
+    List<String[]> allowedTables() throws SQLException {
+        return allowlist.allowedRefs().stream().map(this::asNamed).toList();
+    }
+
+    private String[] asNamed(TableRef ref) {
+        return switch (dialect.sqlDialect()) {
             case POSTGRESQL -> new String[] {null, ref.schema(), ref.name()};
             case MYSQL -> new String[] {ref.schema(), null, ref.name()};
             case SQLITE -> new String[] {null, null, ref.name()};
-        });
+        };
     }
 
     /** R2 for metadata: whether a column name is one of the policy's secret columns. */
     boolean isSecretColumn(String column) {
         return column != null && secretColumns.containsKey(column.toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * J9: whether a text from the catalog (an index expression, a partial index's condition) names a secret
+     * column: the name as a word, in any case, quoted or not.
+     */
+    boolean mentionsSecretColumn(String text) {
+        if (text == null || secretColumns.isEmpty()) {
+            return false;
+        }
+        String t = text.toLowerCase(Locale.ROOT);
+        for (String secret : secretColumns.keySet()) {
+            for (int at = t.indexOf(secret); at >= 0; at = t.indexOf(secret, at + 1)) {
+                int after = at + secret.length();
+                if ((at == 0 || !identifierChar(t.charAt(at - 1))) && (after == t.length()
+                        || !identifierChar(t.charAt(after)))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean identifierChar(char c) {
+        return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+    }
+
+    /**
+     * J9: a result with these columns and no row, made by the read connection itself: for the metadata
+     * answers that have no row whatever is asked, so that the vendor's catalog is not read at all
+     * (Connector/J's getTablePrivileges reads mysql.tables_priv, which the read role may not, and its error
+     * names the role).
+     */
+    ResultSet noRows(String... columns) throws SQLException {
+        StringBuilder sql = new StringBuilder("SELECT ");
+        for (int i = 0; i < columns.length; i++) {
+            sql.append(i == 0 ? "" : ", ").append("NULL AS ").append(dialect.quote(columns[i]));
+        }
+        sql.append(" FROM (SELECT 1 AS x) AS t WHERE 1 = 0");
+        Statement s = exec.createStatement();
+        try {
+            s.closeOnCompletion();
+            return s.executeQuery(sql.toString());
+        } catch (SQLException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    /** J9: the database's own types, when its metadata also lists those users made (see {@link Dialect#builtInTypes}). */
+    Optional<Set<String>> builtInTypes() throws SQLException {
+        return dialect.builtInTypes(exec);
     }
 
     /** R5 asked without running: the read checked as it would be, then only its plain EXPLAIN. */

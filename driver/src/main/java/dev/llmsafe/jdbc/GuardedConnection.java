@@ -5,9 +5,12 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLClientInfoException;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
+import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -34,6 +37,7 @@ final class GuardedConnection extends ReadOnlySessionConnection implements LlmSa
     private final Holds holds;
     private final Runnable onClose;
     private final Set<GuardedStatement<?>> statements = ConcurrentHashMap.newKeySet();
+    private final Map<String, String> clientInfo = new ConcurrentHashMap<>();
     private GuardedMetaData metaData;
     private SQLWarning warnings;
 
@@ -245,6 +249,49 @@ final class GuardedConnection extends ReadOnlySessionConnection implements LlmSa
             }
             return metaData;
         }
+    }
+
+    // ---- client info: what was set through this connection, never the vendor's own (J9) ----
+
+    /**
+     * Passes to the vendor (pgjdbc sets application_name, only a label) and is remembered here: the model
+     * reads back what its caller set, never what the URL, the pool or another user of the vendor
+     * connection gave the vendor (pgjdbc answers ApplicationName from the URL).
+     */
+    @Override
+    public void setClientInfo(String name, String value) throws SQLClientInfoException {
+        clientInfo().setClientInfo(name, value);
+        if (name != null) {
+            if (value == null) {
+                clientInfo.remove(name);
+            } else {
+                clientInfo.put(name, value);
+            }
+        }
+    }
+
+    /** JDBC: the properties given replace every client info property. */
+    @Override
+    public void setClientInfo(Properties properties) throws SQLClientInfoException {
+        clientInfo().setClientInfo(properties);
+        clientInfo.clear();
+        if (properties != null) {
+            properties.stringPropertyNames().forEach(n -> clientInfo.put(n, properties.getProperty(n)));
+        }
+    }
+
+    @Override
+    public String getClientInfo(String name) throws SQLException {
+        d();
+        return name == null ? null : clientInfo.get(name);
+    }
+
+    @Override
+    public Properties getClientInfo() throws SQLException {
+        d();
+        Properties p = new Properties();
+        p.putAll(clientInfo);
+        return p;
     }
 
     @Override

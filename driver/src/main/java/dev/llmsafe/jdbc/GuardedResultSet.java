@@ -19,7 +19,8 @@ import java.util.Map;
  * SQLState {@value #TRUNCATED} says the result was cut; so does the byte bound (R12, {@link ReadBytes}),
  * at the first row boundary after it is reached. A result set that holds the database is closed at
  * policy.read.holdMs ({@link Holds}, R11). Objects that reach the database or carry the
- * vendor's types (arrays, LOBs, nested result sets) are wrapped or refused ({@link Values}); the
+ * vendor's types (arrays, nested result sets) are wrapped or refused ({@link Values}); a LOB is a copy
+ * of the column's own value, never the vendor's locator ({@link Lobs}, J10), counted as its bytes; the
  * back-reference is llmsafe's statement (J1); navigating backwards is refused where a cap applies, so
  * that no row past it can be reached.
  */
@@ -215,36 +216,42 @@ final class GuardedResultSet extends ReadOnlyResultSet {
         navigable("afterLast").afterLast();
     }
 
-    // ---- values that are JDBC objects: wrapped or refused (J1) ----
+    // ---- values that are JDBC objects: wrapped or refused (J1); LOBs are the column's own value (J10) ----
 
     @Override
     public Object getObject(int columnIndex) throws SQLException {
-        return counted(Values.value(v().getObject(columnIndex)));
+        ResultSet v = v();
+        return counted(Values.value(Lobs.ownValue(v, columnIndex, v.getObject(columnIndex), bytes())));
     }
 
     @Override
     public Object getObject(String columnLabel) throws SQLException {
-        return counted(Values.value(v().getObject(columnLabel)));
+        return getObject(v().findColumn(columnLabel));
     }
 
     @Override
     public Object getObject(int columnIndex, Map<String, Class<?>> map) throws SQLException {
-        return counted(Values.value(v().getObject(columnIndex, map)));
+        ResultSet v = v();
+        return counted(Values.value(Lobs.ownValue(v, columnIndex, v.getObject(columnIndex, map), bytes())));
     }
 
     @Override
     public Object getObject(String columnLabel, Map<String, Class<?>> map) throws SQLException {
-        return counted(Values.value(v().getObject(columnLabel, map)));
+        return getObject(v().findColumn(columnLabel), map);
     }
 
     @Override
     public <T> T getObject(int columnIndex, Class<T> type) throws SQLException {
-        return counted(Values.value(v().getObject(columnIndex, type), type));
+        ResultSet v = v();
+        if (Lobs.isLob(type)) {
+            return type.cast(Lobs.byClass(v, columnIndex, type, bytes()));
+        }
+        return counted(Values.value(Lobs.ownValue(v, columnIndex, v.getObject(columnIndex, type), bytes()), type));
     }
 
     @Override
     public <T> T getObject(String columnLabel, Class<T> type) throws SQLException {
-        return counted(Values.value(v().getObject(columnLabel, type), type));
+        return getObject(v().findColumn(columnLabel), type);
     }
 
     private <T> T counted(T value) throws SQLException {
@@ -264,32 +271,32 @@ final class GuardedResultSet extends ReadOnlyResultSet {
 
     @Override
     public Blob getBlob(int columnIndex) throws SQLException {
-        return Values.value(v().getBlob(columnIndex), Blob.class);
+        return Lobs.blob(v(), columnIndex, bytes());
     }
 
     @Override
     public Blob getBlob(String columnLabel) throws SQLException {
-        return Values.value(v().getBlob(columnLabel), Blob.class);
+        return getBlob(v().findColumn(columnLabel));
     }
 
     @Override
     public Clob getClob(int columnIndex) throws SQLException {
-        return Values.value(v().getClob(columnIndex), Clob.class);
+        return Lobs.clob(v(), columnIndex, bytes());
     }
 
     @Override
     public Clob getClob(String columnLabel) throws SQLException {
-        return Values.value(v().getClob(columnLabel), Clob.class);
+        return getClob(v().findColumn(columnLabel));
     }
 
     @Override
     public NClob getNClob(int columnIndex) throws SQLException {
-        return Values.value(v().getNClob(columnIndex), NClob.class);
+        return Lobs.nclob(v(), columnIndex, bytes());
     }
 
     @Override
     public NClob getNClob(String columnLabel) throws SQLException {
-        return Values.value(v().getNClob(columnLabel), NClob.class);
+        return getNClob(v().findColumn(columnLabel));
     }
 
     /** A Ref can set the value it references ({@code Ref.setObject}): a write. */

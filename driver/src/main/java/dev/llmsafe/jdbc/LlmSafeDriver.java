@@ -109,7 +109,11 @@ public final class LlmSafeDriver implements Driver {
         }
     }
 
-    /** The real driver's properties for the real URL, and llmsafe's own. */
+    /**
+     * The real driver's properties for the real URL, and llmsafe's own. No value the caller gave (in the
+     * URL or the properties) is handed back, the password among them (J9): a property shows the value the
+     * real driver answers for the URL without parameters or credentials, its default, and none otherwise.
+     */
     @Override
     public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) throws SQLException {
         DriverPropertyInfo config = new DriverPropertyInfo(DriverUrl.CONFIG, info == null ? null
@@ -122,7 +126,21 @@ public final class LlmSafeDriver implements Driver {
             return new DriverPropertyInfo[] {config, proposer};
         }
         DriverUrl.Parsed p = DriverUrl.parse(url, info);
-        DriverPropertyInfo[] real = RealDrivers.find(p.realUrl()).getPropertyInfo(p.realUrl(), p.properties());
+        Driver driver = RealDrivers.find(p.realUrl());
+        DriverPropertyInfo[] real = driver.getPropertyInfo(p.realUrl(), p.properties());
+        Map<String, String> defaults = new TreeMap<>();
+        try {
+            for (DriverPropertyInfo d : driver.getPropertyInfo(DriverUrl.redacted(p.realUrl()), new Properties())) {
+                defaults.put(d.name, d.value);
+            }
+        } catch (SQLException | RuntimeException e) {
+            // no defaults known: no value is shown
+        }
+        for (DriverPropertyInfo d : real) {
+            if (d.value != null && !d.value.equals(defaults.get(d.name))) {
+                d.value = null;
+            }
+        }
         DriverPropertyInfo[] all = Arrays.copyOf(real, real.length + 2);
         all[real.length] = config;
         all[real.length + 1] = proposer;

@@ -16,7 +16,8 @@ import java.sql.Wrapper;
 /**
  * J1: the one funnel for objects a result set hands back. Plain values (numbers, text, dates, bytes,
  * the vendor's value classes such as PGobject) pass; arrays and LOBs are wrapped, read-only (a pgjdbc
- * Blob is a large object in the database, which {@code setBytes} writes); anything else that is a JDBC
+ * Blob is a large object in the database, which {@code setBytes} writes; the result set makes its LOBs
+ * of the column's own value instead, {@link Lobs}); anything else that is a JDBC
  * object is refused, failing closed: a PostgreSQL refcursor comes back as a result set over rows no
  * check has seen, a Ref or a Struct can write.
  */
@@ -26,8 +27,8 @@ final class Values {
     }
 
     static Object value(Object v) throws SQLException {
-        if (v == null) {
-            return null;
+        if (v == null || v instanceof ReadOnlyBlob || v instanceof ReadOnlyClob || v instanceof GuardedArray) {
+            return v;
         }
         if (v instanceof Array a) {
             return new GuardedArray(a);

@@ -11,7 +11,11 @@
  * {@code GuardedResultSet} and {@code GuardedMetaData} hold every method that runs SQL, hands out a JDBC
  * object or could widen the session; {@code ReadOnlyResultSet} refuses every method that writes a row. The {@code Delegating*} classes hold only pass-through
  * methods, one per line, that do none of that; {@code WrapperTest} checks both, method by method,
- * against the java.sql interfaces of the running JDK.
+ * against the java.sql interfaces of the running JDK. Every metadata answer with rows goes through
+ * {@code MetaRows} (filtered to the allowlist and the secrets, J9), and {@code MetaDataTest} asks every
+ * one by reflection; every LOB a result set hands out is made by {@code Lobs} of the column's own value,
+ * never the vendor's locator (J10). No URL, user, client info or property value that could carry a
+ * credential is handed back ({@code dev.llmsafe.policy.JdbcUrls}).
  *
  * <p>What a read may cost is bounded here too: {@code Holds} ends a transaction or a result set the
  * model's connection holds past policy.read.holdMs, and keeps reads out of isolation levels that lock

@@ -28,21 +28,25 @@ public record ConnectionSettings(String url, Optional<String> user, Optional<Sec
                 Optional.ofNullable(password).map(Secret::of));
     }
 
-    /** The URL with its query string removed, for messages; a URL may carry a password. */
+    /** The user and where the database is, for messages; a URL may carry a password (J9: redacted). */
     public String describe() {
-        int q = url.indexOf('?');
-        String base = q < 0 ? url : url.substring(0, q);
-        return user.map(u -> u + " at ").orElse("") + base;
+        return user.map(u -> u + " at ").orElse("") + JdbcUrls.redact(url);
+    }
+
+    /** The same as {@link #describe()}: a record would print the URL with its password. */
+    @Override
+    public String toString() {
+        return describe();
     }
 
     static void checkUrl(String url) {
         if (url == null || !url.startsWith("jdbc:")) {
-            throw new IllegalArgumentException("\"" + url + "\" is not a JDBC URL; write for example"
+            throw new IllegalArgumentException("\"" + JdbcUrls.redact(url) + "\" is not a JDBC URL; write for example"
                     + " jdbc:postgresql://127.0.0.1:5432/app, jdbc:mysql://127.0.0.1:3306/app or jdbc:sqlite:app.db");
         }
         if (url.startsWith("jdbc:llmsafe:")) {
             throw new IllegalArgumentException("the configuration names the real database; remove the"
-                    + " llmsafe: prefix from " + url.substring(0, Math.min(url.length(), 40)));
+                    + " llmsafe: prefix from " + JdbcUrls.redact(url));
         }
         SqliteUrls.checkNotInMemory(url);
     }

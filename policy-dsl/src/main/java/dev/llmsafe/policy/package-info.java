@@ -9,6 +9,9 @@
  * A relative SQLite path in a file is the file's directory's, so that one file names one database
  * wherever it is run from.
  *
+ * <p>A URL the configuration holds is shown by {@link dev.llmsafe.policy.JdbcUrls} without its
+ * credential, wherever llmsafe shows one (J9).
+ *
  * <p>This package knows nothing of JDBC and depends on jackson-core only. Names are kept as
  * written ({@link dev.llmsafe.policy.QualifiedName}); the driver resolves them against the database.
  */
