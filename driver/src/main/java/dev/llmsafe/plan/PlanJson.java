@@ -38,6 +38,13 @@ import java.util.UUID;
  *
  * VALUE is the value model's own JSON form ({@link Value#toJson()}); a deleted row's columns have no
  * "after".
+ *
+ * <p>Display forms (C5): the plan, each statement, row and column change has a {@code display} object,
+ * and each parameter a {@code display} string, with what the card shows for the exact fields beside
+ * them: every invisible, control or bidi character as an escape ({@link dev.llmsafe.value.Visible}),
+ * values as the card renders them. A column change whose two sides look alike has
+ * {@code "lookAlike": {"reasons": ["CONFUSABLE", ...], "detail": "..."}} (C6). They are derived: reading
+ * ignores them. See {@link PlanDisplay}.
  */
 public final class PlanJson {
 
@@ -65,6 +72,7 @@ public final class PlanJson {
                 ObjectNode po = params.addObject();
                 po.put("type", p.type().name());
                 po.put("value", p.value());
+                po.put("display", p.render());
             }
             o.put("kind", s.kind().name());
             ObjectNode table = o.putObject("table");
@@ -75,6 +83,7 @@ public final class PlanJson {
             strings(o.putArray("changedColumns"), s.changedColumns());
             strings(o.putArray("autoColumns"), s.autoColumns());
             o.put("affectedRows", s.affectedRows());
+            PlanDisplay.statement(o, s);
             ArrayNode rows = o.putArray("rows");
             for (RowChange r : s.rows()) {
                 ObjectNode ro = rows.addObject();
@@ -82,6 +91,7 @@ public final class PlanJson {
                 for (Map.Entry<String, Value> k : r.key().entrySet()) {
                     key.set(k.getKey(), value(k.getValue()));
                 }
+                PlanDisplay.key(ro, r.key());
                 ArrayNode cols = ro.putArray("columns");
                 for (ColumnChange c : r.columns()) {
                     ObjectNode co = cols.addObject();
@@ -91,13 +101,15 @@ public final class PlanJson {
                         co.set("after", value(c.after()));
                     }
                     co.put("auto", c.auto());
+                    PlanDisplay.column(co, c);
                 }
             }
         }
         strings(root.putArray("limitations"), plan.limitations());
         strings(root.putArray("warnings"), plan.warnings());
+        PlanDisplay.plan(root, plan);
         try {
-            return MAPPER.writeValueAsString(root);
+            return dev.llmsafe.value.Visible.escapeJson(MAPPER.writeValueAsString(root));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
