@@ -63,6 +63,8 @@ public enum Refusal {
     FORBIDDEN_FUNCTION("42501"),
     /** R5: a read whose estimated cost is above the bound. */
     COST_TOO_HIGH("54000"),
+    /** R13: a tool result larger than the bound on one result's bytes, with no row to cut. */
+    RESULT_TOO_LARGE("54000"),
 
     // J: the JDBC surface
     /**

@@ -36,6 +36,14 @@ final class ToolResult {
     }
 
     static ObjectNode read(ProtocolVersion version, ReadResult read) {
+        return read(version, read, null);
+    }
+
+    /**
+     * A read's result; {@code cutAtBytes} is the bound that cut it (R13), or null when only the row cap
+     * (R4) may have.
+     */
+    static ObjectNode read(ProtocolVersion version, ReadResult read, Integer cutAtBytes) {
         ObjectNode structured = JsonRpc.object();
         ArrayNode columns = structured.putArray("columns");
         for (ReadResult.Column c : read.columns()) {
@@ -50,7 +58,15 @@ final class ToolResult {
         }
         structured.put("rowCount", read.rows().size());
         structured.put("truncated", read.truncated());
+        if (read.truncated()) {
+            structured.put("truncatedBy", cutAtBytes == null ? "rows" : "bytes");
+        }
         String json = JsonRpc.write(structured);
+        if (cutAtBytes != null) {
+            return success(version, structured, json, "Only the first " + read.rows().size() + " rows are shown: the"
+                    + " rows that matched are more than the " + cutAtBytes + " bytes this server returns in one result."
+                    + " Select fewer or shorter columns (substr, length), or fewer rows, to see the rest.");
+        }
         if (read.truncated()) {
             return success(version, structured, json, "Only the first " + read.rows().size()
                     + " rows are shown: more rows matched than the read limit returns. Narrow the query "
@@ -143,6 +159,12 @@ final class ToolResult {
             return FloatNode.valueOf(f);
         } else if (v instanceof Number n) {
             return IntNode.valueOf(n.intValue()); // Integer, Short, Byte: ReadResult admits no other
+        } else if (v instanceof ReadResult.Bytes b) {
+            ObjectNode o = JsonRpc.object();
+            o.put("t", ReadResult.Bytes.TAG);
+            o.put("len", b.length());
+            o.put("hex", b.hex());
+            return o;
         }
         throw new IllegalStateException("ReadResult admitted a " + v.getClass().getName());
     }
