@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.llmsafe.value.Visible;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;
@@ -93,14 +94,15 @@ final class ToolResult {
         ArrayNode history = structured.putArray("history");
         status.history().forEach(history::add);
 
+        // C5: the text a client shows gives actor names and reasons as the card gives its texts.
         StringBuilder text = new StringBuilder("Plan ").append(status.planId()).append(" is ")
                 .append(status.state().wireName()).append('.');
         if (status.reason() != null) {
-            text.append("\nReason: ").append(status.reason());
+            text.append("\nReason: ").append(Visible.text(status.reason()));
         }
         if (!status.history().isEmpty()) {
             text.append("\nHistory:");
-            status.history().forEach(line -> text.append("\n  ").append(line));
+            status.history().forEach(line -> text.append("\n  ").append(Visible.text(line)));
         }
         return success(version, structured, text.toString());
     }
