@@ -260,7 +260,8 @@ class CardRulesEndToEndTest {
                 "changedColumns", "autoColumns", "affectedRows", "display", "rows");
         assertThat(s.get("sql").asText()).isEqualTo("UPDATE members SET quota = quota + 10, profile = '{\"role\":\"admin\"}'"
                 + " WHERE id = ?");
-        assertThat(s.get("parameters").toString()).isEqualTo("[{\"type\":\"LONG\",\"value\":\"7\",\"display\":\"7\"}]");
+        assertThat(s.get("parameters").toString()).isEqualTo("[{\"type\":\"LONG\",\"value\":\"7\"}]");
+        assertThat(s.get("display").get("parameters").toString()).isEqualTo("[\"7\"]");
         assertThat(s.get("kind").asText()).isEqualTo("UPDATE");
         assertThat(s.get("table").get("name").asText()).isEqualTo("members");
         assertThat(s.get("impact").asText()).isEqualTo(MEMBERS);

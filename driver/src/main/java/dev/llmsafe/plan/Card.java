@@ -104,7 +104,8 @@ public final class Card {
     }
 
     private static void rowLines(StringBuilder sb, PlannedStatement s, RowChange row) {
-        sb.append("  ").append(row.key().entrySet().stream().map(e -> Visible.text(e.getKey()) + " = " + e.getValue().render())
+        sb.append("  ").append(row.key().entrySet().stream()
+                .map(e -> Visible.text(e.getKey()) + " = " + e.getValue().render())
                 .collect(Collectors.joining(", "))).append(s.kind() == PlannedStatement.Kind.DELETE ? "  (deleted)" : "")
                 .append('\n');
         if (row.columns().isEmpty()) {

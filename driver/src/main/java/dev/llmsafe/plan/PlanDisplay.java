@@ -35,6 +35,8 @@ final class PlanDisplay {
             sql.append(sql.length() == 0 ? "" : "\n").append(Visible.statementLine(line));
         }
         d.put("sql", sql.toString());
+        ArrayNode parameters = d.putArray("parameters");
+        s.parameters().forEach(p -> parameters.add(p.render()));
         d.put("table", Visible.text(s.table().toString()));
         d.put("impact", Visible.text(s.impact()));
         texts(d.putArray("keyColumns"), s.keyColumns());

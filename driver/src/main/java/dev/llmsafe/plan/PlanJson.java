@@ -39,9 +39,9 @@ import java.util.UUID;
  * VALUE is the value model's own JSON form ({@link Value#toJson()}); a deleted row's columns have no
  * "after".
  *
- * <p>Display forms (C5): the plan, each statement, row and column change has a {@code display} object,
- * and each parameter a {@code display} string, with what the card shows for the exact fields beside
- * them: every invisible, control or bidi character as an escape ({@link dev.llmsafe.value.Visible}),
+ * <p>Display forms (C5): the plan, each statement, row and column change has a {@code display} object
+ * (a statement's holds its parameters as the card shows them, in order), with what the card shows for
+ * the exact fields beside them: every invisible, control or bidi character as an escape ({@link dev.llmsafe.value.Visible}),
  * values as the card renders them. A column change whose two sides look alike has
  * {@code "lookAlike": {"reasons": ["CONFUSABLE", ...], "detail": "..."}} (C6). They are derived: reading
  * ignores them. See {@link PlanDisplay}.
@@ -72,7 +72,6 @@ public final class PlanJson {
                 ObjectNode po = params.addObject();
                 po.put("type", p.type().name());
                 po.put("value", p.value());
-                po.put("display", p.render());
             }
             o.put("kind", s.kind().name());
             ObjectNode table = o.putObject("table");
