@@ -71,6 +71,8 @@ public enum Refusal {
     TOO_LARGE("54000"),
     /** R11: the model's connection held a transaction or a result set longer than the bound; llmsafe ended it. */
     HOLD_EXPIRED("25L02"),
+    /** R13: a tool result larger than the bound on one result's bytes, with no row to cut. */
+    RESULT_TOO_LARGE("54000"),
 
     // J: the JDBC surface
     /**

@@ -272,8 +272,9 @@ class CardRulesEndToEndTest {
         JsonNode out = json(planned);
         String id = out.get("planId").asText();
         JsonNode plan = out.get("plan");
+        // Fields are only ever added: display forms (C5) came after the first ones.
         assertThat(fieldNames(plan)).containsExactly("format", "id", "createdAt", "proposer", "database", "statements",
-                "limitations", "warnings");
+                "limitations", "warnings", "display");
         assertThat(plan.get("format").asText()).isEqualTo("llmsafe-plan/1");
         assertThat(plan.get("id").asText()).isEqualTo(id);
         assertThat(plan.get("proposer").asText()).isEqualTo("assistant");
@@ -282,11 +283,12 @@ class CardRulesEndToEndTest {
         assertThat(plan.get("statements")).hasSize(1);
         JsonNode s = plan.get("statements").get(0);
         assertThat(fieldNames(s)).containsExactly("sql", "parameters", "kind", "table", "impact", "keyColumns",
-                "changedColumns", "autoColumns", "affectedRows", "irreversible", "rows");
+                "changedColumns", "autoColumns", "affectedRows", "irreversible", "display", "rows");
         assertThat(s.get("irreversible").asBoolean()).isFalse();
         assertThat(s.get("sql").asText()).isEqualTo("UPDATE members SET quota = quota + 10, profile = '{\"role\":\"admin\"}'"
                 + " WHERE id = ?");
         assertThat(s.get("parameters").toString()).isEqualTo("[{\"type\":\"LONG\",\"value\":\"7\"}]");
+        assertThat(s.get("display").get("parameters").toString()).isEqualTo("[\"7\"]");
         assertThat(s.get("kind").asText()).isEqualTo("UPDATE");
         assertThat(s.get("table").get("name").asText()).isEqualTo("members");
         assertThat(s.get("impact").asText()).isEqualTo(MEMBERS);
@@ -299,7 +301,8 @@ class CardRulesEndToEndTest {
         assertThat(row.get("key").toString()).isEqualTo("{\"id\":{\"t\":\"int\",\"v\":\"7\"}}");
         JsonNode quota = row.get("columns").get(0);
         assertThat(quota.toString()).isEqualTo("{\"column\":\"quota\",\"before\":{\"t\":\"int\",\"v\":\"5\"},"
-                + "\"after\":{\"t\":\"int\",\"v\":\"15\"},\"auto\":false}");
+                + "\"after\":{\"t\":\"int\",\"v\":\"15\"},\"auto\":false,"
+                + "\"display\":{\"column\":\"quota\",\"before\":\"5\",\"after\":\"15\"}}");
         JsonNode profile = row.get("columns").get(1);
         assertThat(profile.get("column").asText()).isEqualTo("profile");
         assertThat(profile.get("before").get("v").asText()).isEqualTo("{\"role\":\"user\"}");
@@ -329,6 +332,64 @@ class CardRulesEndToEndTest {
         JsonNode error = json(refused).get("error");
         assertThat(error.get("code").asText()).isEqualTo("NO_ROWS");
         assertThat(error.get("message").asText()).contains("no row of ");
+    }
+
+    // ---- C5 ------------------------------------------------------------------------------------
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void C5_invisibleAndBidiCharactersReachNoScreenRaw(Engine engine) throws Exception {
+        Deployed d = e2e.deployed(engine);
+        List<String> before = d.rows("orders");
+        // The model's value reverses the rest of the card's line and hides text, through the URL and the CLI.
+        String value = "ship\u202Eped\u200B\uDB40\uDC41";
+        PlanPendingException pending = proposePrepared(d, "UPDATE orders SET status = ? WHERE id = 1", value);
+        Run cli = d.plan("UPDATE orders SET status = 'x\u2066y\u00AD' WHERE id = 2");
+        assertThat(cli.status()).as(cli.all()).isEqualTo(Main.OK);
+        assertThat(d.rows("orders")).isEqualTo(before);
+        String id = pending.planId().toString();
+        String card = pending.getMessage();
+        assertThat(card).contains("  UPDATE orders SET status = ? WHERE id = 1      [1: 'ship\\u{202E}ped\\u{200B}\\u{E0041}']\n")
+                .contains("    status: 'packed' -> 'ship\\u{202E}ped\\u{200B}\\u{E0041}'\n")
+                .contains("How to read this card\n");
+        assertThat(cli.out()).contains("  UPDATE orders SET status = 'x\\u{2066}y\\u{AD}' WHERE id = 2\n");
+        for (String screen : List.of(card, cli.out(), d.llmsafe("show", id).out(), d.llmsafe("list").out(),
+                d.llmsafe("show", id, "--json").out())) {
+            assertThat(screen.codePoints().filter(cp -> cp != '\n' && dev.llmsafe.value.Visible.hidden(cp)))
+                    .as(screen).isEmpty();
+        }
+        // The JSON keeps the exact value, and gives the card's form beside it for a user interface.
+        JsonNode plan = json(d.llmsafe("show", id, "--json")).get("plan");
+        JsonNode status = plan.get("statements").get(0).get("rows").get(0).get("columns").get(0);
+        assertThat(status.get("after").get("v").asText()).isEqualTo(value);
+        assertThat(status.get("display").get("after").asText()).isEqualTo("'ship\\u{202E}ped\\u{200B}\\u{E0041}'");
+        assertThat(plan.get("statements").get(0).get("parameters").get(0).get("value").asText()).isEqualTo(value);
+    }
+
+    // ---- C6 ------------------------------------------------------------------------------------
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void C6_aChangeWhoseTwoSidesLookAlikeIsFlagged(Engine engine) throws Exception {
+        Deployed d = e2e.deployed(engine);
+        // 'packed' to 'p\u0430cked' (a Cyrillic a): the two sides print the same.
+        Run alike = d.plan("UPDATE orders SET status = 'p\u0430cked' WHERE id = 1");
+        assertThat(alike.status()).as(alike.all()).isEqualTo(Main.OK);
+        assertThat(alike.out()).contains("    status: 'packed' -> 'p\u0430cked'\n      LOOKS ALIKE: they differ only in"
+                + " characters that are drawn alike; a word of the new value mixes letters of different scripts: char 2"
+                + " was U+0061 LATIN SMALL LETTER A and is U+0430 CYRILLIC SMALL LETTER A")
+                .contains("  - 1 changed value looks the same before and after but is not: read the lines marked LOOKS"
+                        + " ALIKE.\n");
+        JsonNode column = json(d.llmsafe("show", EndToEnd.planId(alike), "--json")).get("plan").get("statements").get(0)
+                .get("rows").get(0).get("columns").get(0);
+        assertThat(column.get("lookAlike").get("reasons").toString()).isEqualTo("[\"CONFUSABLE\",\"MIXED_SCRIPT\"]");
+        // Zero-width and NBSP changes are flagged; an ordinary change is not.
+        assertThat(d.plan("UPDATE orders SET status = 'pa\u200Bcked' WHERE id = 1").out())
+                .contains("LOOKS ALIKE: they differ only in invisible characters");
+        Run ordinary = d.plan("UPDATE orders SET status = 'lost' WHERE id = 1");
+        assertThat(ordinary.out()).contains("status: 'packed' -> 'lost'\n").doesNotContain("LOOKS ALIKE");
+        assertThat(json(d.llmsafe("show", EndToEnd.planId(ordinary), "--json")).get("plan").get("statements").get(0)
+                .get("rows").get(0).get("columns").get(0).has("lookAlike")).isFalse();
     }
 
     // ---- helpers ------------------------------------------------------------------------------

@@ -272,6 +272,41 @@ class EnvironmentRulesEndToEndTest {
         assertThat(everything(d)).isEqualTo(before);
     }
 
+    /**
+     * E9: SQLite opened with no rollback journal on disk (journal_mode OFF, or MEMORY on a file) is not
+     * planned on, and check does not call a rollback proven there; TRUNCATE is. PostgreSQL and InnoDB
+     * have no such setting.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = "SQLITE")
+    void E9_sqliteWithoutARollbackJournalIsNotPlannedOnAndCheckSaysWhy(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        List<String> before = everything(d);
+        for (String mode : List.of("off", "memory", "truncate")) {
+            Path config = variant(d, "journal-" + mode, c -> {
+                for (String k : List.of("connection", "applyConnection")) {
+                    ObjectNode conn = (ObjectNode) c.get(k);
+                    conn.put("url", conn.get("url").asText() + "?journal_mode=" + mode);
+                }
+            });
+            Run plan = d.llmsafe("plan", "UPDATE orders SET qty = 40 WHERE id = 1", "--as", "assistant", "--config",
+                    config.toString());
+            JsonNode orders = table(checkJson(d, config), "orders");
+            if (mode.equals("truncate")) {
+                assertThat(plan.status()).as(plan.all()).isEqualTo(Main.OK);
+                assertThat(orders.get("measured").asText()).contains("the rollback was proven");
+            } else {
+                assertThat(plan.status()).as(plan.all()).isEqualTo(Main.REFUSED);
+                assertThat(plan.err()).startsWith("Refused (NOT_TRANSACTIONAL): main.orders cannot be planned on: the"
+                        + " SQLite database main ").contains("journal_mode").contains("Open it with journal_mode DELETE");
+                assertThat(orders.get("state").asText()).isEqualTo("NOT_READY");
+                assertThat(orders.get("measured").asText()).isEqualTo("not probed");
+                assertThat(texts(orders.get("problems"))).anySatisfy(p -> assertThat(p).contains("journal_mode"));
+            }
+        }
+        assertThat(everything(d)).isEqualTo(before);
+    }
+
     @ParameterizedTest
     @EnumSource(Engine.class)
     void E8_checkSaysWhereEachGuardSitsAndWhichConnectionsShareACredential(Engine engine) throws Exception {

@@ -67,6 +67,8 @@ final class TableProbe {
             problems.add("it is stored by " + info.engine() + ", which a ROLLBACK cannot undo: a dry run would be a"
                     + " permanent write (convert it to a transactional engine such as InnoDB)");
         }
+        // E9: a connection whose ROLLBACK is undefined is never probed, so check never calls it proven.
+        dialect.rollbackUndefined(c, info.ref()).ifPresent(problems::add);
         if (info.primaryKey().isEmpty()) {
             problems.add("it has no primary key, so its rows cannot be shown one by one (add one)");
         }

@@ -91,7 +91,12 @@ final class DatabaseTools implements SqlTools, AutoCloseable {
         }
     }
 
-    /** A value as JSON carries it: numbers and booleans as such, everything else as the driver's text. */
+    /**
+     * A value as JSON carries it: numbers and booleans as such, binary as its bytes (R13: Connector/J's
+     * and sqlite-jdbc's text of bytes is lossy, SPEC.md F19), everything else as the driver's text. A
+     * text column is asked for its object too, because SQLite keeps a blob in a column of any declared
+     * type and says so only by the value.
+     */
     static Object value(ResultSet rs, int i, int type) throws SQLException {
         Object v = switch (type) {
             case Types.BOOLEAN, Types.BIT -> rs.getBoolean(i);
@@ -100,6 +105,15 @@ final class DatabaseTools implements SqlTools, AutoCloseable {
             case Types.REAL, Types.FLOAT, Types.DOUBLE -> {
                 double d = rs.getDouble(i);
                 yield Double.isFinite(d) ? (Object) d : rs.getString(i);
+            }
+            case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> {
+                byte[] b = rs.getBytes(i);
+                yield b == null ? null : ReadResult.Bytes.of(b);
+            }
+            case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR, Types.NCHAR, Types.NVARCHAR, Types.LONGNVARCHAR,
+                 Types.CLOB, Types.NCLOB, Types.NULL, Types.OTHER -> {
+                Object o = rs.getObject(i);
+                yield o instanceof byte[] b ? ReadResult.Bytes.of(b) : o == null ? null : rs.getString(i);
             }
             default -> rs.getString(i);
         };

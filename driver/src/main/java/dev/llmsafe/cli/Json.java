@@ -33,7 +33,8 @@ final class Json {
 
     static String write(Object o) {
         try {
-            return MAPPER.writeValueAsString(o);
+            // C5: what the command line prints has no raw invisible or bidi character; JSON escapes them exactly.
+            return dev.llmsafe.value.Visible.escapeJson(MAPPER.writeValueAsString(o));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

@@ -4,6 +4,7 @@ import dev.llmsafe.check.Deployment;
 import dev.llmsafe.store.PlanStatus;
 import dev.llmsafe.store.PlanStore;
 import dev.llmsafe.store.StoredPlan;
+import dev.llmsafe.value.Visible;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -53,10 +54,13 @@ final class ListCommand extends Base {
                 out().println("No plans" + (status == null ? "." : " with status " + status + "."));
             }
             for (StoredPlan p : plans) {
-                String sql = p.plan().statements().get(0).sql().replaceAll("\\s+", " ");
+                // C5: shown as the card shows it, and cut where no escape or character is cut in two.
+                String sql = p.plan().statements().get(0).sql().replaceAll("[\\t\\n\\r ]+", " ");
+                int cut = sql.codePointCount(0, sql.length()) > 60 ? sql.offsetByCodePoints(0, 57) : sql.length();
+                String shown = Visible.text(sql.substring(0, cut)) + (cut < sql.length() ? "..." : "");
                 out().printf("%s  %-8s  %s  %-16s  %4d rows  %s%n", p.plan().id(), p.status().label(),
-                        p.plan().createdAt().toString().substring(0, 19), p.plan().proposer(), p.plan().rowCount(),
-                        sql.length() > 60 ? sql.substring(0, 57) + "..." : sql);
+                        p.plan().createdAt().toString().substring(0, 19), Visible.text(p.plan().proposer()),
+                        p.plan().rowCount(), shown);
             }
             out().flush();
             return exit;

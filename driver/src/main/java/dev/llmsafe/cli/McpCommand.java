@@ -20,6 +20,11 @@ final class McpCommand extends Base {
             "Default: mcp:<the client's name>."})
     String proposer;
 
+    @Option(names = "--max-result-bytes", paramLabel = "N", defaultValue = "1048576", description = {
+            "The largest tool result sent, in bytes of JSON (default: ${DEFAULT-VALUE}). A read is cut to the rows",
+            "that fit and says so (truncatedBy: bytes); anything else larger is refused (RESULT_TOO_LARGE)."})
+    int maxResultBytes;
+
     @Override
     int execute() throws Exception {
         PrintStream stdout = System.out;
@@ -27,7 +32,7 @@ final class McpCommand extends Base {
         System.setOut(System.err);
         try (Deployment d = deployment(); DatabaseTools tools = new DatabaseTools(d)) {
             LOG.info("llmsafe mcp: serving on stdin/stdout, configuration {}", common.config == null ? "(default)" : common.config);
-            new McpServer(tools, proposer).serve(main.stdin, main.stdout == null ? stdout : main.stdout);
+            new McpServer(tools, proposer, McpServer.DEFAULT_MAX_MESSAGE_BYTES, maxResultBytes).serve(main.stdin, main.stdout == null ? stdout : main.stdout);
             return Main.OK;
         } finally {
             System.setOut(stdout);

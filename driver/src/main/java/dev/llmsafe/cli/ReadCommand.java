@@ -2,6 +2,7 @@ package dev.llmsafe.cli;
 
 import dev.llmsafe.check.Deployment;
 import dev.llmsafe.mcp.ReadResult;
+import dev.llmsafe.value.Visible;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +15,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "read", description = {"Run a guarded read and print its rows.",
         "The same guard as jdbc:llmsafe:: allowlisted tables only, secret columns refused, a read-only session,",
         "the statement timeout, the cost gate, and at most policy.read.maxRows rows; a cut result says so",
-        "(on stderr for CSV, so that the file stays clean)."})
+        "(on stderr for CSV, so that the file stays clean). Binary values are exact: {\"t\": \"bin\", \"len\": N,",
+        "\"hex\": \"...\"} in JSON, \\x and hex in a table or CSV. In CSV, a text beginning with = + - @, a tab or",
+        "a carriage return is prefixed with ' so that a spreadsheet does not run it as a formula (--csv-raw: not)."})
 final class ReadCommand extends Base {
 
     @Parameters(index = "0", paramLabel = "SQL", description = "One SELECT.")
@@ -22,6 +25,10 @@ final class ReadCommand extends Base {
 
     @Option(names = "--format", defaultValue = "table", description = "table, csv or json (default: ${DEFAULT-VALUE}).")
     String format;
+
+    @Option(names = "--csv-raw", description = {"CSV values exactly as read, also those a spreadsheet would run as a",
+            "formula (= + - @, tab, carriage return first). Only for a program that reads the file, never a spreadsheet."})
+    boolean csvRaw;
 
     @Override
     int execute() throws Exception {
@@ -43,11 +50,11 @@ final class ReadCommand extends Base {
                 for (ReadResult.Column c : r.columns()) {
                     columns.add(Map.of("name", c.name(), "type", c.type()));
                 }
-                out().println(Json.write(Json.object("columns", columns, "rows", r.rows(), "rowCount", r.rows().size(),
-                        "truncated", r.truncated())));
+                out().println(Json.write(Json.object("columns", columns, "rows", jsonRows(r), "rowCount",
+                        r.rows().size(), "truncated", r.truncated())));
             }
             case "csv" -> {
-                csv(out(), r);
+                csv(out(), r, !csvRaw);
                 if (r.truncated()) {
                     err().println(cut);
                 }
@@ -64,20 +71,44 @@ final class ReadCommand extends Base {
         return Main.OK;
     }
 
-    /** RFC 4180: a header line, then one line per row; NULL is an empty field. */
-    static void csv(PrintWriter out, ReadResult r) {
+    /** The rows for JSON: binary as its typed, exact form (R13), everything else as it is. */
+    private static List<List<Object>> jsonRows(ReadResult r) {
+        List<List<Object>> rows = new ArrayList<>(r.rows().size());
+        for (List<Object> row : r.rows()) {
+            List<Object> values = new ArrayList<>(row.size());
+            for (Object v : row) {
+                values.add(v instanceof ReadResult.Bytes b ? b.json() : v);
+            }
+            rows.add(values);
+        }
+        return rows;
+    }
+
+    /**
+     * RFC 4180: a header line, then one line per row; NULL is an empty field. With {@code neutralise}
+     * (the default, R13), a text field, header or value, beginning with {@code =}, {@code +}, {@code -},
+     * {@code @}, a tab or a carriage return gets a leading {@code '}, OWASP's advice against CSV
+     * injection: a spreadsheet shows it as text instead of running it (=HYPERLINK(...), =cmd|...).
+     * Numbers are never prefixed: a number column's -5 is a number, not a formula.
+     */
+    static void csv(PrintWriter out, ReadResult r, boolean neutralise) {
         List<String> header = new ArrayList<>();
         for (ReadResult.Column c : r.columns()) {
-            header.add(csvField(c.name()));
+            header.add(csvField(neutralise ? inert(c.name()) : c.name()));
         }
         out.print(String.join(",", header) + "\r\n");
         for (List<Object> row : r.rows()) {
             List<String> fields = new ArrayList<>(row.size());
             for (Object v : row) {
-                fields.add(v == null ? "" : csvField(v.toString()));
+                fields.add(v == null ? "" : csvField(neutralise && v instanceof String s ? inert(s) : v.toString()));
             }
             out.print(String.join(",", fields) + "\r\n");
         }
+    }
+
+    /** A text that a spreadsheet will not run as a formula: OWASP's leading quote where one could start. */
+    static String inert(String s) {
+        return !s.isEmpty() && "=+-@\t\r".indexOf(s.charAt(0)) >= 0 ? "'" + s : s;
     }
 
     /** A field quoted when it holds a comma, a quote or a line break, with its quotes doubled. */
@@ -86,20 +117,23 @@ final class ReadCommand extends Base {
         return quote ? '"' + s.replace("\"", "\"\"") + '"' : s;
     }
 
-    /** Columns aligned under their names; NULL spelled out; line breaks in a value shown as \n. */
+    /**
+     * Columns aligned under their names; NULL spelled out; names and values shown as the card shows a
+     * text (C5: line breaks, tabs, invisible and bidi characters as escapes, {@link Visible}).
+     */
     static void table(PrintWriter out, ReadResult r) {
         int n = r.columns().size();
         List<String[]> cells = new ArrayList<>();
         String[] header = new String[n];
         for (int i = 0; i < n; i++) {
-            header[i] = r.columns().get(i).name();
+            header[i] = Visible.text(r.columns().get(i).name());
         }
         cells.add(header);
         for (List<Object> row : r.rows()) {
             String[] line = new String[n];
             for (int i = 0; i < n; i++) {
                 Object v = row.get(i);
-                line[i] = v == null ? "NULL" : v.toString().replace("\r", "\\r").replace("\n", "\\n");
+                line[i] = v == null ? "NULL" : Visible.text(v.toString());
             }
             cells.add(line);
         }

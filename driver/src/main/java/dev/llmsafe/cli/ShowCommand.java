@@ -3,6 +3,7 @@ package dev.llmsafe.cli;
 import dev.llmsafe.check.Deployment;
 import dev.llmsafe.store.AuditEntry;
 import dev.llmsafe.store.StoredPlan;
+import dev.llmsafe.value.Visible;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,12 +34,14 @@ final class ShowCommand extends Base {
             }
             out().print(p.plan().card());
             out().println();
-            out().println("Status: " + p.status().label() + p.approvedBy().map(a -> " (approved by " + a + ")").orElse("")
-                    + p.outcome().map(o -> ": " + o).orElse(""));
+            // C5: names and messages are shown as the card shows its texts.
+            out().println("Status: " + p.status().label() + p.approvedBy().map(a -> " (approved by " + Visible.text(a) + ")")
+                    .orElse("") + p.outcome().map(o -> ": " + Visible.text(o)).orElse(""));
             out().println("History:");
             for (AuditEntry e : p.history()) {
-                out().println("  " + e.at() + "  " + e.actor() + "  " + e.action() + "  " + e.outcome()
-                        + (e.detail() == null || e.detail().isEmpty() ? "" : "  " + e.detail()));
+                out().println("  " + e.at() + "  " + Visible.text(e.actor()) + "  " + Visible.text(e.action()) + "  "
+                        + Visible.text(e.outcome()) + (e.detail() == null || e.detail().isEmpty() ? ""
+                        : "  " + Visible.text(e.detail())));
             }
             out().flush();
             return Main.OK;

@@ -59,6 +59,16 @@ public interface Dialect {
         c.rollback();
     }
 
+    /**
+     * E9: why a ROLLBACK on this connection would not restore the table's rows, when the connection's
+     * own settings make it undefined (SQLite without a rollback journal), with what to change; empty
+     * when a ROLLBACK restores them. A table stored by an engine that cannot roll back is
+     * {@link TableInfo#transactional()} instead.
+     */
+    default Optional<String> rollbackUndefined(Connection c, TableRef table) throws SQLException {
+        return Optional.empty();
+    }
+
     /** Resolves a name as the database would (schema, case folding, quoting) and describes the table. */
     Optional<TableInfo> table(Connection c, QualifiedName name) throws SQLException;
 

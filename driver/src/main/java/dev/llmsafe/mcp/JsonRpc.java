@@ -46,10 +46,13 @@ final class JsonRpc {
     private JsonRpc() {
     }
 
-    /** Compact JSON on one line: JSON strings escape every line break, and the mapper adds none. */
+    /**
+     * Compact JSON on one line: JSON strings escape every line break, and the mapper adds none. Invisible
+     * and bidi characters are JSON escapes too (C5), so that a client's log or screen shows them.
+     */
     static String write(JsonNode node) {
         try {
-            return MAPPER.writeValueAsString(node);
+            return dev.llmsafe.value.Visible.escapeJson(MAPPER.writeValueAsString(node));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a JSON tree that cannot be written", e);
         }

@@ -25,6 +25,13 @@ import java.util.Objects;
  * {@code mcp:claude-code}). Either way it is recorded as given and is not an authorisation boundary
  * (T3); a fixed name from the operator's configuration says more than one a client chose.
  *
+ * <p>Bounds: a message from the client is at most {@code maxMessageBytes} bytes, and a tool's result at
+ * most {@code maxResultBytes} bytes of JSON (R13, both 1 MiB by default). A read whose rows do not fit
+ * is cut to the rows that do and flagged {@code "truncated": true, "truncatedBy": "bytes"}; a result that
+ * cannot be cut (a first row, a card, a schema larger than the bound) is refused as
+ * {@code RESULT_TOO_LARGE}, saying how to get it another way. Values are never shortened: binary is
+ * {@code {"t": "bin", "len": N, "hex": "..."}}, every byte.
+ *
  * <p>Nothing is written to the output but protocol messages; the server logs through SLF4J, and the
  * program that runs it must send the log to standard error. That program should also point
  * {@code System.out} at standard error once it has handed the real standard output to
@@ -38,10 +45,13 @@ public final class McpServer {
 
     /** The default bound on one message, in bytes: 1 MiB. */
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 1 << 20;
+    /** The default bound on one tool result, in bytes of JSON: 1 MiB, as much as the server accepts (R13). */
+    public static final int DEFAULT_MAX_RESULT_BYTES = 1 << 20;
 
     private final SqlTools tools;
     private final String proposer;
     private final int maxMessageBytes;
+    private final int maxResultBytes;
 
     /**
      * A server with the default message bound.
@@ -60,7 +70,21 @@ public final class McpServer {
      *     error without being held in memory
      */
     public McpServer(SqlTools tools, String proposer, int maxMessageBytes) {
+        this(tools, proposer, maxMessageBytes, DEFAULT_MAX_RESULT_BYTES);
+    }
+
+    /**
+     * @param tools does the tools' work
+     * @param proposer the name plans are proposed under, or null for {@code mcp:<clientInfo.name>}
+     * @param maxMessageBytes the longest message accepted, in bytes
+     * @param maxResultBytes the largest tool result sent, in bytes of JSON (R13); at least 1024
+     */
+    public McpServer(SqlTools tools, String proposer, int maxMessageBytes, int maxResultBytes) {
         this.tools = Objects.requireNonNull(tools, "tools");
+        if (maxResultBytes < 1024) {
+            throw new IllegalArgumentException("maxResultBytes must be at least 1024: " + maxResultBytes);
+        }
+        this.maxResultBytes = maxResultBytes;
         if (proposer != null && proposer.isBlank()) {
             throw new IllegalArgumentException("a proposer name must not be blank");
         }
@@ -80,7 +104,7 @@ public final class McpServer {
      * @throws IOException when reading or writing fails, for example because the client went away
      */
     public void serve(InputStream in, OutputStream out) throws IOException {
-        new Session(in, out, tools, proposer, version(), maxMessageBytes).run();
+        new Session(in, out, tools, proposer, version(), maxMessageBytes, maxResultBytes).run();
     }
 
     private static String version() {

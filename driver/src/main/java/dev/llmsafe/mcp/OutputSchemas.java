@@ -21,10 +21,17 @@ final class OutputSchemas {
                      "properties": {"name": {"type": "string"}, "type": {"type": "string"}},
                      "required": ["name", "type"], "additionalProperties": false}},
                    "rows": {"type": "array",
-                     "items": {"type": "array", "items": {"type": ["string", "number", "boolean", "null"]}}},
+                     "items": {"type": "array", "items": {"anyOf": [
+                       {"type": ["string", "number", "boolean", "null"]},
+                       {"type": "object", "description": "binary: every byte in lower-case hex",
+                        "properties": {"t": {"const": "bin"}, "len": {"type": "integer", "minimum": 0},
+                          "hex": {"type": "string", "pattern": "^([0-9a-f]{2})*$"}},
+                        "required": ["t", "len", "hex"], "additionalProperties": false}]}}},
                    "rowCount": {"type": "integer", "minimum": 0},
                    "truncated": {"type": "boolean",
-                     "description": "true when more rows matched than were returned"}},
+                     "description": "true when more rows matched than were returned"},
+                   "truncatedBy": {"enum": ["rows", "bytes"],
+                     "description": "present when truncated: the row cap, or the bound on a result's bytes"}},
                  "required": ["columns", "rows", "rowCount", "truncated"],
                  "additionalProperties": false}
                 """);

@@ -10,11 +10,12 @@ import java.util.Set;
 
 /**
  * The result of a guarded read, in values that JSON can carry without a converter: each value is a
- * {@link String}, a {@link Boolean}, {@code null}, or a number ({@link Integer}, {@link Long},
+ * {@link String}, a {@link Boolean}, {@code null}, a number ({@link Integer}, {@link Long},
  * {@link Short}, {@link Byte}, {@link BigInteger}, {@link BigDecimal}, or a finite {@link Double} or
- * {@link Float}). A value the engine can only render as text (a timestamp, a UUID, binary, an interval,
- * NaN) is given as its text. Numbers are written exactly as given; a JavaScript client reads a JSON
- * number as a double, so the engine may choose to give integers beyond 2^53 as text.
+ * {@link Float}), or {@link Bytes} for binary. A value the engine can only render as text (a timestamp,
+ * a UUID, an interval, NaN) is given as its text. Numbers are written exactly as given; a JavaScript
+ * client reads a JSON number as a double, so the engine may choose to give integers beyond 2^53 as text.
+ * Binary is never text (R13): a driver's text of bytes is lossy (SPEC.md F19).
  *
  * <p>Immutable; the constructor checks the shape and the value types, so a mistake in the engine is
  * an exception here and not a malformed tool result.
@@ -47,7 +48,7 @@ public record ReadResult(List<Column> columns, List<List<Object>> rows, boolean 
     }
 
     private static void check(Object v, int row) {
-        if (v == null || v instanceof String || v instanceof Boolean) {
+        if (v == null || v instanceof String || v instanceof Boolean || v instanceof Bytes) {
             return;
         }
         if (!NUMBERS.contains(v.getClass())) {
@@ -57,6 +58,56 @@ public record ReadResult(List<Column> columns, List<List<Object>> rows, boolean 
         if ((v instanceof Double d && !Double.isFinite(d)) || (v instanceof Float f && !Float.isFinite(f))) {
             // JSON has no NaN or infinity; Jackson would write them as strings anyway, silently.
             throw new IllegalArgumentException("row " + row + ": " + v + " is not a JSON number; give it as a string");
+        }
+    }
+
+    /** The first {@code n} rows, flagged as truncated. */
+    public ReadResult firstRows(int n) {
+        return new ReadResult(columns, rows.subList(0, n), true);
+    }
+
+    /**
+     * Binary, exactly (R13): in JSON {@code {"t": "bin", "len": 2, "hex": "00ff"}}, the value model's tag
+     * and length ({@code dev.llmsafe.value.BinaryValue}) with every byte in lower-case hex where a plan
+     * keeps only the head and a hash; as text {@code \x00ff}, PostgreSQL's bytea form.
+     *
+     * @param hex the bytes in lower-case hex
+     */
+    public record Bytes(String hex) {
+
+        /** The JSON form's tag, the value model's. */
+        public static final String TAG = "bin";
+
+        /** Checks the hex. */
+        public Bytes {
+            if (!hex.matches("([0-9a-f]{2})*")) {
+                throw new IllegalArgumentException("not lower-case hex bytes: " + hex);
+            }
+        }
+
+        /** These bytes. */
+        public static Bytes of(byte[] bytes) {
+            return new Bytes(java.util.HexFormat.of().formatHex(bytes));
+        }
+
+        /** How many bytes. */
+        public int length() {
+            return hex.length() / 2;
+        }
+
+        /** The JSON form, in its field order. */
+        public java.util.Map<String, Object> json() {
+            java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("t", TAG);
+            m.put("len", length());
+            m.put("hex", hex);
+            return m;
+        }
+
+        /** PostgreSQL's text form, {@code \x00ff}. */
+        @Override
+        public String toString() {
+            return "\\x" + hex;
         }
     }
 

@@ -47,10 +47,10 @@ final class Session {
     private String proposer;
 
     Session(InputStream in, OutputStream out, SqlTools sql, String configuredProposer, String serverVersion,
-            int maxMessageBytes) {
+            int maxMessageBytes, int maxResultBytes) {
         this.reader = new LineReader(in, maxMessageBytes);
         this.out = out;
-        this.tools = new Tools(sql);
+        this.tools = new Tools(sql, maxResultBytes);
         this.configuredProposer = configuredProposer;
         this.serverVersion = serverVersion;
         this.maxMessageBytes = maxMessageBytes;

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.llmsafe.value.Visible;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;
@@ -36,6 +37,14 @@ final class ToolResult {
     }
 
     static ObjectNode read(ProtocolVersion version, ReadResult read) {
+        return read(version, read, null);
+    }
+
+    /**
+     * A read's result; {@code cutAtBytes} is the bound that cut it (R13), or null when only the row cap
+     * (R4) may have.
+     */
+    static ObjectNode read(ProtocolVersion version, ReadResult read, Integer cutAtBytes) {
         ObjectNode structured = JsonRpc.object();
         ArrayNode columns = structured.putArray("columns");
         for (ReadResult.Column c : read.columns()) {
@@ -50,7 +59,15 @@ final class ToolResult {
         }
         structured.put("rowCount", read.rows().size());
         structured.put("truncated", read.truncated());
+        if (read.truncated()) {
+            structured.put("truncatedBy", cutAtBytes == null ? "rows" : "bytes");
+        }
         String json = JsonRpc.write(structured);
+        if (cutAtBytes != null) {
+            return success(version, structured, json, "Only the first " + read.rows().size() + " rows are shown: the"
+                    + " rows that matched are more than the " + cutAtBytes + " bytes this server returns in one result."
+                    + " Select fewer or shorter columns (substr, length), or fewer rows, to see the rest.");
+        }
         if (read.truncated()) {
             return success(version, structured, json, "Only the first " + read.rows().size()
                     + " rows are shown: more rows matched than the read limit returns. Narrow the query "
@@ -77,14 +94,15 @@ final class ToolResult {
         ArrayNode history = structured.putArray("history");
         status.history().forEach(history::add);
 
+        // C5: the text a client shows gives actor names and reasons as the card gives its texts.
         StringBuilder text = new StringBuilder("Plan ").append(status.planId()).append(" is ")
                 .append(status.state().wireName()).append('.');
         if (status.reason() != null) {
-            text.append("\nReason: ").append(status.reason());
+            text.append("\nReason: ").append(Visible.text(status.reason()));
         }
         if (!status.history().isEmpty()) {
             text.append("\nHistory:");
-            status.history().forEach(line -> text.append("\n  ").append(line));
+            status.history().forEach(line -> text.append("\n  ").append(Visible.text(line)));
         }
         return success(version, structured, text.toString());
     }
@@ -143,6 +161,12 @@ final class ToolResult {
             return FloatNode.valueOf(f);
         } else if (v instanceof Number n) {
             return IntNode.valueOf(n.intValue()); // Integer, Short, Byte: ReadResult admits no other
+        } else if (v instanceof ReadResult.Bytes b) {
+            ObjectNode o = JsonRpc.object();
+            o.put("t", ReadResult.Bytes.TAG);
+            o.put("len", b.length());
+            o.put("hex", b.hex());
+            return o;
         }
         throw new IllegalStateException("ReadResult admitted a " + v.getClass().getName());
     }

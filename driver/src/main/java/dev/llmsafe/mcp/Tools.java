@@ -69,9 +69,11 @@ final class Tools {
                     ToolSpec.Hints.READ_ONLY, OutputSchemas.schema()));
 
     private final SqlTools sql;
+    private final ResultBound bound;
 
-    Tools(SqlTools sql) {
+    Tools(SqlTools sql, int maxResultBytes) {
         this.sql = sql;
+        this.bound = new ResultBound(maxResultBytes);
     }
 
     /** The result of {@code tools/list}: every tool on one page. */
@@ -130,10 +132,14 @@ final class Tools {
     private ObjectNode run(ProtocolVersion version, String name, JsonNode args, String proposer) throws SQLException {
         switch (name) {
             case SQL_READ:
-                return ToolResult.read(version, sql.read(args.get("sql").textValue()));
+                return bound.read(version, sql.read(args.get("sql").textValue()));
             case SQL_PLAN:
                 ProposedPlan plan = sql.plan(args.get("sql").textValue(), proposer);
-                return ToolResult.plan(version, plan.planId(), plan.card(), parseObject(plan.planJson(), "plan JSON"));
+                return bound.whole(ToolResult.plan(version, plan.planId(), plan.card(),
+                        parseObject(plan.planJson(), "plan JSON")), "Plan " + plan.planId() + " is proposed and saved"
+                        + " (nothing in the database has changed), but its card", "Tell the user the plan id: a person"
+                        + " reads the card with `llmsafe show " + plan.planId() + "`, and sql_plan_status follows it."
+                        + " Do not propose it again; a narrower WHERE clause makes a smaller card.");
             case SQL_PLAN_STATUS:
                 String id = args.get("planId").textValue();
                 Optional<PlanStatus> status = sql.planStatus(id);
@@ -141,14 +147,17 @@ final class Tools {
                     return ToolResult.error("No plan has the id " + quote(id)
                             + ". Use the id exactly as sql_plan returned it.");
                 }
-                return ToolResult.status(version, status.get());
+                return bound.whole(ToolResult.status(version, status.get()), "The status of plan " + id,
+                        "Read it with `llmsafe show " + id + "`.");
             case SQL_SCHEMA:
                 SchemaContext schema = sql.schema();
                 JsonNode format = args.get("format");
+                String advice = "Allow fewer tables in policy.allow, or read the schema with `llmsafe schema`.";
                 if (format != null && format.textValue().equals("json")) {
-                    return ToolResult.schemaJson(version, schema.json(), parseObject(schema.json(), "schema JSON"));
+                    return bound.whole(ToolResult.schemaJson(version, schema.json(), parseObject(schema.json(),
+                            "schema JSON")), "The schema context", advice);
                 }
-                return ToolResult.schemaText(version, schema.text());
+                return bound.whole(ToolResult.schemaText(version, schema.text()), "The schema context", advice);
             default:
                 throw new IllegalStateException("a tool without a body: " + name);
         }

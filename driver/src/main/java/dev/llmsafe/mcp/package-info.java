@@ -8,6 +8,7 @@
  * client is used in the tests, as the real client nobody here wrote.
  *
  * <p>The database work is behind {@link dev.llmsafe.mcp.SqlTools}, which the engine implements; this
- * package uses only that interface, its records and {@code dev.llmsafe} refusals.
+ * package uses only that interface, its records and {@code dev.llmsafe} refusals, and
+ * {@link dev.llmsafe.value.Visible} to write no raw invisible or bidi character (C5).
  */
 package dev.llmsafe.mcp;

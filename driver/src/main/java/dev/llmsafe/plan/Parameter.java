@@ -150,14 +150,16 @@ public record Parameter(Type type, String value) {
         }
     }
 
-    /** How the card shows it: strings quoted, NULL as NULL, bytes by size. */
+    /**
+     * How the card shows it: strings quoted as text values are (C5: every invisible, control or bidi
+     * character an escape, {@link dev.llmsafe.value.Visible}), NULL as NULL, bytes by size.
+     */
     public String render() {
         return switch (type) {
             case NULL -> "NULL";
-            case STRING -> "'" + value.replace("'", "''") + "'";
+            case STRING, DATE, TIME, TIMESTAMP, TIMESTAMP_TZ, UUID -> dev.llmsafe.value.Visible.quoted(value);
             case BYTES -> "<" + Base64.getDecoder().decode(value).length + " bytes>";
-            case DATE, TIME, TIMESTAMP, TIMESTAMP_TZ, UUID -> "'" + value + "'";
-            default -> value;
+            default -> dev.llmsafe.value.Visible.text(value);
         };
     }
 }

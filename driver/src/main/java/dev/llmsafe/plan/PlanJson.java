@@ -44,6 +44,13 @@ import java.util.UUID;
  * back (C7). A secret key column's value is a masked value in "key" (D12); only the form the plan store
  * keeps ({@link Plan#toStoredJson()}) adds {@code "withheldKey": {"id": VALUE}} with the value itself.
  * Plans written before "unchanged", "irreversible" and "withheldKey" existed read as having none.
+ *
+ * <p>Display forms (C5): the plan, each statement, row and column change has a {@code display} object
+ * (a statement's holds its parameters as the card shows them, in order), with what the card shows for
+ * the exact fields beside them: every invisible, control or bidi character as an escape ({@link dev.llmsafe.value.Visible}),
+ * values as the card renders them. A column change whose two sides look alike has
+ * {@code "lookAlike": {"reasons": ["CONFUSABLE", ...], "detail": "..."}} (C6). They are derived: reading
+ * ignores them. See {@link PlanDisplay}.
  */
 public final class PlanJson {
 
@@ -85,6 +92,7 @@ public final class PlanJson {
             if (s.irreversible()) {
                 o.put("notice", PlannedStatement.IRREVERSIBLE);
             }
+            PlanDisplay.statement(o, s);
             ArrayNode rows = o.putArray("rows");
             for (RowChange r : s.rows()) {
                 ObjectNode ro = rows.addObject();
@@ -92,6 +100,7 @@ public final class PlanJson {
                 for (Map.Entry<String, Value> k : r.key().entrySet()) {
                     key.set(k.getKey(), value(k.getValue()));
                 }
+                PlanDisplay.key(ro, r.key());
                 ArrayNode cols = ro.putArray("columns");
                 for (ColumnChange c : r.columns()) {
                     ObjectNode co = cols.addObject();
@@ -101,6 +110,7 @@ public final class PlanJson {
                         co.set("after", value(c.after()));
                     }
                     co.put("auto", c.auto());
+                    PlanDisplay.column(co, c);
                 }
                 ArrayNode same = ro.putArray("unchanged");
                 for (ColumnChange c : r.unchanged()) {
@@ -116,8 +126,9 @@ public final class PlanJson {
         }
         strings(root.putArray("limitations"), plan.limitations());
         strings(root.putArray("warnings"), plan.warnings());
+        PlanDisplay.plan(root, plan);
         try {
-            return MAPPER.writeValueAsString(root);
+            return dev.llmsafe.value.Visible.escapeJson(MAPPER.writeValueAsString(root));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

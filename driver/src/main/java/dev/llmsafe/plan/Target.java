@@ -76,6 +76,11 @@ record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<S
         if (!info.transactional()) {
             throw notTransactional(info);
         }
+        Optional<String> rollback = dialect.rollbackUndefined(c, info.ref());
+        if (rollback.isPresent()) {
+            throw new RefusedException(Refusal.NOT_TRANSACTIONAL, info.ref() + " cannot be planned on: "
+                    + rollback.get());
+        }
         if (info.primaryKey().isEmpty()) {
             throw new RefusedException(Refusal.NO_PRIMARY_KEY, info.ref() + " has no primary key, so its rows cannot"
                     + " be shown one by one or found again at apply. Add a primary key to the table.");

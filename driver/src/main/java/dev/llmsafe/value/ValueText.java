@@ -11,8 +11,7 @@ import java.util.List;
  *   <li>NULL is {@code NULL}; text is single-quoted, so the text {@code 'NULL'} is not NULL;
  *   <li>in text, {@code '} is doubled and {@code \} is doubled, so that {@code \n}, {@code \r},
  *       {@code \t} and <code>&#92;u{202E}</code> can only mean the control or invisible character they show
- *       (controls, format characters such as bidi overrides, line separators, spaces other than
- *       U+0020, lone surrogates);
+ *       (C5: which characters, and why, is {@link Visible}'s to decide);
  *   <li>numbers as written ({@code 1.10} keeps its zero); JSON as JSON; binary as
  *       {@code 0x} + its first bytes, its size and the start of its SHA-256; dates and times in ISO
  *       8601 with six fraction digits; a masked value as {@code <masked>};
@@ -75,8 +74,23 @@ public final class ValueText {
         if (to < full.length() && Character.isLowSurrogate(full.charAt(to))) {
             to++;
         }
+        // Nor is an escape cut in two (C5).
+        from = escapeStart(full, from);
+        int open = escapeStart(full, to);
+        if (open < to) {
+            to = full.indexOf('}', open) + 1;
+        }
         return (from > 0 ? "…" : "") + full.substring(from, to) + (to < full.length() ? "…" : "")
                 + "(at char " + (at + 1) + " of " + full.length() + ")";
+    }
+
+    /** The start (the backslash) of the escape that {@code at} falls inside, else {@code at}. */
+    private static int escapeStart(String full, int at) {
+        int open = full.lastIndexOf("\\u{", at - 1);
+        if (open < 0 || full.indexOf('}', open) < at) {
+            return at;
+        }
+        return open;
     }
 
     private static String render(Value v, boolean elide) {
@@ -111,13 +125,13 @@ public final class ValueText {
         } else if (v instanceof SetValue x) {
             return quoted(x.text(), elide);
         } else if (v instanceof JsonValue x) {
-            return elided(visible(x.text(), false), elide);
+            return json(x.text(), elide);
         } else if (v instanceof JsonbValue x) {
-            return elided(visible(x.text(), false), elide);
+            return json(x.text(), elide);
         } else if (v instanceof ArrayValue x) {
             return array(x, elide);
         } else if (v instanceof OtherValue x) {
-            return x.type() + " " + quoted(x.text(), elide);
+            return Visible.text(x.type()) + " " + quoted(x.text(), elide);
         } else if (v instanceof MaskedValue) {
             return "<masked>";
         }
@@ -129,59 +143,19 @@ public final class ValueText {
             int n = s.codePointCount(0, s.length());
             String head = s.substring(0, s.offsetByCodePoints(0, HEAD));
             String tail = s.substring(s.offsetByCodePoints(0, n - TAIL));
-            return "'" + visible(head, true) + "…(" + n + " chars)…" + visible(tail, true) + "'";
+            return "'" + Visible.quotedBody(head) + "…(" + n + " chars)…" + Visible.quotedBody(tail) + "'";
         }
-        return "'" + visible(s, true) + "'";
+        return Visible.quoted(s);
     }
 
-    private static String elided(String s, boolean elide) {
+    /** JSON text, elided before it is escaped so that no escape is cut in two. */
+    private static String json(String s, boolean elide) {
         int n = s.codePointCount(0, s.length());
         if (!elide || n <= MAX_CHARS) {
-            return s;
+            return Visible.json(s);
         }
-        return s.substring(0, s.offsetByCodePoints(0, HEAD)) + "…(" + n + " chars)…"
-                + s.substring(s.offsetByCodePoints(0, n - TAIL));
-    }
-
-    /**
-     * Makes invisible and control characters visible. In text ({@code quotes}), quote and backslash
-     * are doubled so that every escape is unambiguous; JSON keeps its own escapes and only raw
-     * invisible characters become <code>&#92;u{..}</code>, a form JSON itself never uses.
-     */
-    static String visible(String s, boolean quotes) {
-        StringBuilder b = new StringBuilder(s.length() + 8);
-        for (int i = 0; i < s.length(); ) {
-            int cp = s.codePointAt(i);
-            i += Character.charCount(cp);
-            if (quotes && cp == '\'') {
-                b.append("''");
-            } else if (quotes && cp == '\\') {
-                b.append("\\\\");
-            } else if (quotes && cp == '\n') {
-                b.append("\\n");
-            } else if (quotes && cp == '\r') {
-                b.append("\\r");
-            } else if (quotes && cp == '\t') {
-                b.append("\\t");
-            } else if (invisible(cp)) {
-                b.append("\\u{").append(Integer.toHexString(cp).toUpperCase(java.util.Locale.ROOT)).append('}');
-            } else {
-                b.appendCodePoint(cp);
-            }
-        }
-        return b.toString();
-    }
-
-    private static boolean invisible(int cp) {
-        if (cp == ' ') {
-            return false;
-        }
-        return switch (Character.getType(cp)) {
-            case Character.CONTROL, Character.FORMAT, Character.SURROGATE, Character.LINE_SEPARATOR,
-                 Character.PARAGRAPH_SEPARATOR, Character.SPACE_SEPARATOR, Character.UNASSIGNED,
-                 Character.PRIVATE_USE -> true;
-            default -> false;
-        };
+        return Visible.json(s.substring(0, s.offsetByCodePoints(0, HEAD))) + "…(" + n + " chars)…"
+                + Visible.json(s.substring(s.offsetByCodePoints(0, n - TAIL)));
     }
 
     private static String binary(BinaryValue x, boolean elide) {

@@ -58,5 +58,12 @@
  *
  * <p>A masked value hashes the JSON form above without {@code shown} (the only field that is display,
  * not content), so equal values give equal hashes.
+ *
+ * <h2>Showing text to a person</h2>
+ * {@link dev.llmsafe.value.Visible} is the one place that decides how any text reaches a screen (C5):
+ * controls, bidi and invisible characters become escapes, and the escape is never ambiguous.
+ * {@link dev.llmsafe.value.ValueText} renders values with it; the card, {@code llmsafe show},
+ * {@code list} and {@code read}, and the JSON printers use it too. {@link dev.llmsafe.value.LookAlike}
+ * says when the two sides of a change look the same (C6), with {@code Confusables}' skeleton.
  */
 package dev.llmsafe.value;

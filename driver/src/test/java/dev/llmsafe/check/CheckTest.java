@@ -246,4 +246,26 @@ class CheckTest {
                     + " connections (probed: a same-value UPDATE reports 1, and 0 with useAffectedRows=true)"));
         }
     }
+
+    /** E9: on SQLite without a rollback journal on disk, no table is probed, so none is called proven. */
+    @org.junit.jupiter.api.Test
+    void E9_checkNeverCallsARollbackProvenWithoutARollbackJournal() throws SQLException {
+        for (String mode : List.of("off", "memory", "wal")) {
+            ScratchDatabase db = schema(Engine.SQLITE);
+            LlmSafeConfig config = LlmSafeConfig.builder()
+                    .connection(ConnectionSettings.of(db.url() + "?journal_mode=" + mode, null, null)).policy(POLICY).build();
+            try (Deployment d = new Deployment(config, Clock.systemUTC())) {
+                TableStatus ok = table(new EnvironmentCheck(d).run(), "ok_t");
+                if (mode.equals("wal")) {
+                    assertThat(ok.state()).as(mode).isEqualTo(State.READY);
+                    assertThat(ok.measured()).as(mode).contains("the rollback was proven");
+                } else {
+                    assertThat(ok.state()).as(mode).isEqualTo(State.NOT_READY);
+                    assertThat(ok.measured()).as(mode).isEqualTo("not probed").doesNotContain("proven");
+                    assertThat(ok.problems()).as(mode).anySatisfy(p -> assertThat(p).contains("journal_mode")
+                            .contains("Open it with journal_mode DELETE"));
+                }
+            }
+        }
+    }
 }

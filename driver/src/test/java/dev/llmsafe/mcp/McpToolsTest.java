@@ -298,4 +298,15 @@ class McpToolsTest {
         }
         assertThat(result(out.get(1), 2).at("/content/0/text").asText()).contains("\"sql\" (a string) is required");
     }
+
+    /** C5: the status text a client shows gives reasons and actor names with visible escapes; the data stays exact. */
+    @Test
+    void C5_theStatusTextShowsReasonsAndActorsWithVisibleEscapes() {
+        JsonNode r = ToolResult.status(ProtocolVersion.latest(), new PlanStatus("p", PlanStatus.State.REJECTED,
+                "no\u202Eway", List.of("2026-12-01T00:00:00Z reject by eve\u200B: rejected")));
+        assertThat(r.get("content").get(0).get("text").asText()).isEqualTo("Plan p is rejected.\nReason: no\\u{202E}way"
+                + "\nHistory:\n  2026-12-01T00:00:00Z reject by eve\\u{200B}: rejected");
+        assertThat(r.get("structuredContent").get("reason").asText()).isEqualTo("no\u202Eway");
+        assertThat(JsonRpc.write(r)).contains("no\\u202eway").doesNotContain("\u202E");
+    }
 }
