@@ -58,7 +58,7 @@ class ReadHoldAndBytesTest {
     @Test
     void R11_R12_bothRoundTripThroughTheCanonicalJson() {
         Policy p = Policy.define(b -> b.table("t").read(r -> r.holdMs(1234).maxBytes(5000)));
-        LlmSafeConfig c = LlmSafeConfig.builder().connection(ConnectionSettings.of("jdbc:sqlite:a.db")).policy(p).build();
+        LlmSafeConfig c = LlmSafeConfig.builder().connection(ConnectionSettings.of("jdbc:sqlite:/srv/a.db")).policy(p).build();
         String json = c.toJson();
         assertThat(json).contains("\"holdMs\" : 1234").contains("\"maxBytes\" : 5000");
         assertThat(LlmSafeConfig.parse(json, "x.json", name -> null).policy()).isEqualTo(p);
