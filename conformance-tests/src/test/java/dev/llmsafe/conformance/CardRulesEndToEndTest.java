@@ -274,7 +274,7 @@ class CardRulesEndToEndTest {
         JsonNode plan = out.get("plan");
         assertThat(fieldNames(plan)).containsExactly("format", "id", "createdAt", "proposer", "database", "statements",
                 "limitations", "warnings");
-        assertThat(plan.get("format").asText()).isEqualTo("llmsafe-plan/1");
+        assertThat(plan.get("format").asText()).isEqualTo("llmsafe-plan/2");
         assertThat(plan.get("id").asText()).isEqualTo(id);
         assertThat(plan.get("proposer").asText()).isEqualTo("assistant");
         assertThat(out.get("card").asText()).startsWith("Plan " + id + " is proposed, not applied.")
@@ -321,7 +321,7 @@ class CardRulesEndToEndTest {
         PlanPendingException pending = d.propose("UPDATE orders SET status = 'lost' WHERE id = 1", "orders");
         JsonNode kept = json(d.llmsafe("show", pending.planId().toString(), "--json")).get("plan");
         assertThat(new ObjectMapper().readTree(pending.planJson())).isEqualTo(kept);
-        assertThat(kept.get("format").asText()).isEqualTo("llmsafe-plan/1");
+        assertThat(kept.get("format").asText()).isEqualTo("llmsafe-plan/2");
 
         // A refusal is JSON too.
         Run refused = d.llmsafe("plan", "UPDATE orders SET qty = 1 WHERE id = 99", "--as", "assistant", "--json");
