@@ -10,19 +10,17 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * D17 on PostgreSQL: the settings that change how a literal, a name or an operator is read, or what a
- * value turns into in text. pgjdbc sets TimeZone to the JVM's zone when it connects, so two JVMs mean
- * two different {@code '2024-03-31 02:30'::timestamptz}. {@code search_path} is kept as the schemas
- * it resolves to ({@code current_schemas(false)}), because {@code "$user"} is another schema for the
- * planning and applying roles than for the application's.
+ * D17 on PostgreSQL: the settings that change how a literal or an operator is read, or what a value
+ * turns into in text. pgjdbc sets TimeZone to the JVM's zone when it connects, so two JVMs mean two
+ * different {@code '2024-03-31 02:30'::timestamptz} and two different {@code ts::date}.
+ * {@code search_path} is not among them: the engine's connections resolve names in the configured
+ * schema, or the one the application's connection is in, pinned on every connection of its own (W4),
+ * because the planning and applying roles' own paths ({@code "$user"}) differ from the application's.
  */
 final class PostgresSession extends SessionVariables {
 
-    private static final String SEARCH_PATH = "search_path";
-
     /** Each changes what a statement reads or writes; every one is set with set_config. */
-    private static final List<String> NAMES = List.of("TimeZone", "DateStyle", "IntervalStyle", SEARCH_PATH,
-            "standard_conforming_strings", "extra_float_digits", "bytea_output", "timezone_abbreviations",
+    private static final List<String> NAMES = List.of("TimeZone", "DateStyle", "IntervalStyle", "standard_conforming_strings", "extra_float_digits", "bytea_output", "timezone_abbreviations",
             "transform_null_equals", "array_nulls", "backslash_quote", "default_text_search_config", "lc_monetary",
             "lc_numeric", "lc_time", "xmlbinary", "xmloption", "session_replication_role");
 
@@ -30,10 +28,7 @@ final class PostgresSession extends SessionVariables {
     Map<String, String> read(Connection c) throws SQLException {
         StringBuilder sql = new StringBuilder("SELECT ");
         for (String n : NAMES) {
-            sql.append(n.equals(SEARCH_PATH)
-                    ? "COALESCE((SELECT string_agg(quote_ident(s), ', ' ORDER BY o) FROM unnest(current_schemas(false))"
-                            + " WITH ORDINALITY AS u(s, o)), '')"
-                    : "current_setting('" + n + "')").append(", ");
+            sql.append("current_setting('").append(n).append("'), ");
         }
         sql.setLength(sql.length() - 2);
         Map<String, String> out = new LinkedHashMap<>();

@@ -9,8 +9,8 @@ import java.util.Objects;
  * The settings of a database session that change what a statement means (D17), by name, as the
  * session reported them: MySQL's {@code time_zone} decides which instant a TIMESTAMP literal is and
  * which day {@code DATE(ts)} gives, {@code sql_mode} how text is read and what is an error,
- * PostgreSQL's {@code TimeZone}, {@code DateStyle} and {@code search_path} what a literal or a name
- * means, SQLite's {@code foreign_keys} whether a DELETE cascades. A plan keeps those of the
+ * PostgreSQL's {@code TimeZone} and {@code DateStyle} what a literal means, SQLite's
+ * {@code foreign_keys} whether a DELETE cascades. A plan keeps those of the
  * application's session; the dry run and the apply run in them.
  *
  * @param recorded false for a plan stored before settings were kept (format llmsafe-plan/1)
