@@ -99,6 +99,16 @@ final class Differential implements AutoCloseable {
         this.applier = new Applier(store, pool, dialect, policy, Bounds.DEFAULT, false, null);
     }
 
+    /** The plan store the runs are approved and applied from. */
+    PlanStore store() {
+        return store;
+    }
+
+    /** The applier of the runs, on connections with the options. */
+    Applier applier() {
+        return applier;
+    }
+
     private String vendorUrl() {
         String url = db.url();
         return urlOptions.isEmpty() ? url : url + (url.contains("?") ? "&" : "?") + urlOptions;

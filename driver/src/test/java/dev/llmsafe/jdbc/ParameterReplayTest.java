@@ -490,4 +490,84 @@ class ParameterReplayTest {
             assertThat(plan.session().values()).containsEntry("TimeZone", TimeZone.getDefault().getID());
         }
     }
+
+    /** A10: every kind of kept parameter comes back out of the store as it went in. */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void D16_A10_everyKindOfParameterRoundTripsThroughTheStore(Engine engine) throws SQLException {
+        Differential d = fixture(engine);
+        Plan plan = d.run("UPDATE {t} SET i4 = 78 WHERE id = 1", ps -> { }).plan().orElseThrow();
+        List<Parameter> kinds = List.of(Parameter.of(Setter.SET_FLOAT, Float.MIN_VALUE), Parameter.of(Setter.SET_FLOAT, -0.0f),
+                Parameter.of(Setter.SET_DOUBLE, Double.NaN), Parameter.of(Setter.SET_BIG_DECIMAL, new BigDecimal("1E+3")),
+                Parameter.of(Setter.SET_BYTES, new byte[] {0, -1}), Parameter.of(Setter.SET_STRING, "\u0000'\"\\"),
+                Parameter.of(Setter.SET_TIMESTAMP, Timestamp.valueOf("1900-03-01 12:00:00.123456789")),
+                Parameter.of(Setter.SET_DATE, new java.sql.Date(-1)), Parameter.of(Setter.SET_OBJECT, new java.util.Date(0)),
+                Parameter.of(Setter.SET_OBJECT, java.time.ZonedDateTime.parse("2024-03-31T02:30+02:00[Europe/Paris]")),
+                Parameter.of(Setter.SET_OBJECT, java.math.BigInteger.TWO.pow(80)), Parameter.of(Setter.SET_OBJECT, 'x'),
+                Parameter.of(Setter.SET_OBJECT, LocalDate.MIN), Parameter.of(Setter.SET_OBJECT, OffsetTime.MAX),
+                Parameter.of(Setter.SET_URL, url("http://example.invalid/x y")), Parameter.ofNull(Types.OTHER, "mood"),
+                Parameter.ofObject("1", Types.NUMERIC, 3), Parameter.ofObject(null, JDBCType.VARCHAR, 7),
+                Parameter.withCalendar(Setter.SET_TIME_CALENDAR, java.sql.Time.valueOf("23:59:59"),
+                        Calendar.getInstance(TimeZone.getTimeZone("Asia/Kathmandu"))));
+        dev.llmsafe.plan.PlannedStatement s = plan.statements().get(0);
+        Plan many = new Plan(UUID.randomUUID(), plan.createdAt(), plan.proposer(), plan.database(),
+                List.of(new dev.llmsafe.plan.PlannedStatement(s.sql(), kinds, s.kind(), s.table(), s.impact(), s.keyColumns(),
+                        s.changedColumns(), s.autoColumns(), s.affectedRows(), s.rows())),
+                plan.limitations(), plan.warnings(), plan.session());
+        d.store().save(many);
+        Plan back = d.store().load(many.id()).plan();
+        assertThat(back).isEqualTo(many);
+        for (int i = 0; i < kinds.size(); i++) {
+            Object a = kinds.get(i).javaValue();
+            Object b = back.statements().get(0).parameters().get(i).javaValue();
+            assertThat(a instanceof byte[] x ? java.util.Arrays.toString(x) : a)
+                    .isEqualTo(b instanceof byte[] y ? java.util.Arrays.toString(y) : b);
+        }
+    }
+
+    /**
+     * A plan stored in format llmsafe-plan/1 (parameters as a kind and a value, no session) still reads and
+     * is shown; its apply is refused, because what the application bound and the session it ran in are
+     * not known.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void D16_D17_aPlanOfTheOldFormatIsShownAndNeverApplied(Engine engine) throws Exception {
+        Differential d = fixture(engine);
+        for (boolean parameters : List.of(true, false)) {
+            Plan plan = d.run(parameters ? "UPDATE {t} SET i4 = ? WHERE id = 1" : "UPDATE {t} SET i4 = 79 WHERE id = 1",
+                    ps -> {
+                        if (parameters) {
+                            ps.setInt(1, 79);
+                        }
+                    }).plan().orElseThrow();
+            com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+            com.fasterxml.jackson.databind.node.ObjectNode old = (com.fasterxml.jackson.databind.node.ObjectNode)
+                    json.readTree(plan.toJson());
+            old.put("format", "llmsafe-plan/1");
+            old.put("id", UUID.randomUUID().toString());
+            old.remove("session");
+            com.fasterxml.jackson.databind.node.ArrayNode params = (com.fasterxml.jackson.databind.node.ArrayNode)
+                    old.get("statements").get(0).get("parameters");
+            params.removeAll();
+            if (parameters) {
+                params.addObject().put("type", "LONG").put("value", "79");
+            }
+            Plan v1 = Plan.fromJson(json.writeValueAsString(old));
+            assertThat(v1.session().recorded()).isFalse();
+            if (parameters) {
+                assertThat(v1.statements().get(0).parameters().get(0).setter()).isEqualTo(Setter.NOT_RECORDED);
+                assertThat(v1.card()).contains("[1: 79 (setter not recorded, llmsafe-plan/1)]");
+            }
+            d.reset();
+            d.store().save(v1);
+            new dev.llmsafe.apply.Approver(d.store(), false).approve(v1.id(), "approver");
+            List<?> before = List.copyOf(d.rows("v").values());
+            assertThatThrownBy(() -> d.applier().apply(v1.id(), "approver")).isInstanceOf(RefusedException.class)
+                    .hasMessageContaining("llmsafe-plan/1")
+                    .satisfies(e -> assertThat(((RefusedException) e).code()).isEqualTo(parameters
+                            ? Refusal.PARAMETER_NOT_REPLAYABLE : Refusal.SESSION_NOT_REPRODUCIBLE));
+            assertThat(List.copyOf(d.rows("v").values())).isEqualTo(before);
+        }
+    }
 }
