@@ -43,6 +43,7 @@ abstract class SessionVariables {
                     + " a statement means were recorded, so it cannot be run in the session it was planned in");
         }
         Map<String, String> now = read(c);
+        boolean changed = false;
         if (!now.keySet().equals(wanted.values().keySet())) {
             throw refused("the plan records the session settings " + wanted.values().keySet() + ", and this database"
                     + " has " + now.keySet() + " (a plan of another database, or of another version of llmsafe)");
@@ -58,6 +59,7 @@ abstract class SessionVariables {
                 throw refused(name + " is '" + e.getValue() + "' in the application's session and '" + current
                         + "' here: " + why.get());
             }
+            changed = true;
             try {
                 set(c, name, e.getValue());
             } catch (SQLException x) {
@@ -65,6 +67,9 @@ abstract class SessionVariables {
                         + "' in the application's session, and this connection cannot be set to it ("
                         + x.getMessage() + ")"), x);
             }
+        }
+        if (!changed) {
+            return;
         }
         Map<String, String> after = read(c);
         Map<String, String> differ = new LinkedHashMap<>();
