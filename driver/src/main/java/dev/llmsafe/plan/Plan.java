@@ -64,7 +64,7 @@ public record Plan(UUID id, Instant createdAt, String proposer, String database,
     /** This plan as the proposer may see it: the withheld values of secret keys dropped (D12). */
     public Plan withoutWithheld() {
         return new Plan(id, createdAt, proposer, database, statements.stream().map(PlannedStatement::withoutWithheld)
-                .toList(), limitations, warnings);
+                .toList(), limitations, warnings, session);
     }
 
     /** Reads the JSON form or the stored form back (A10). */
