@@ -129,6 +129,16 @@ public enum Refusal {
     CASCADE_SIDE_EFFECTS("42501"),
     /** D15: foreign keys or triggers that the credential cannot see. */
     CASCADES_UNKNOWN("42501"),
+    /**
+     * D16: a parameter whose binding cannot be kept and sent again exactly (a stream, a LOB, an array,
+     * a value of an unknown class), or cannot be sent again here (another JVM time zone).
+     */
+    PARAMETER_NOT_REPLAYABLE("42501"),
+    /**
+     * D17: a session setting that changes what the statement means (a time zone, an SQL mode, a search
+     * path) cannot be made the application's on the dry-run or apply connection.
+     */
+    SESSION_NOT_REPRODUCIBLE("42501"),
 
     // A: approving and applying; T: the store
     /** A1: the proposer may not approve or apply its own plan unless self-approval is allowed. */

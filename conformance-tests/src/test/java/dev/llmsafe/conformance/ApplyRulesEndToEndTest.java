@@ -611,8 +611,8 @@ class ApplyRulesEndToEndTest {
         String newLabel = "'na\u00efve \"x\" ''y'' \ud83d\ude01'";
         again(() -> roundTrip(d, proposePrepared(d, kinds.update(), kinds.parameters()),
                 "1 row would change, in " + kinds.changed() + " columns: ",
-                "[1: -9223372036854775808, 2: " + kinds.parameters().get(1) + ", 3: <5 bytes>, 4: " + newLabel
-                        + ", 5: false, 6: 1]",
+                "[1: -9223372036854775808 (setLong), 2: " + kinds.parameters().get(1) + " (setBigDecimal), 3: <5 bytes>"
+                        + " (setBytes), 4: " + newLabel + " (setString), 5: false (setBoolean), 6: 1 (setInt)]",
                 "  id = 1\n    big: 9223372036854775807 -> -9223372036854775808\n    amount: " + kinds.amount() + " -> "
                         + kinds.parameters().get(1) + "\n",
                 "    raw: 0x00ff80275c (5 bytes) -> 0x00fe275c00 (5 bytes)\n    label: " + label + " -> " + newLabel + "\n"));

@@ -103,7 +103,7 @@ class CardRulesEndToEndTest {
         String id = pending.planId().toString();
         String card = pending.getMessage();
         assertThat(card).startsWith("Plan " + id + " is proposed, not applied. Nothing in the database has changed.\n\n"
-                + "  " + sql + "      [1: 'shipped', 2: 'packed']\n\n"
+                + "  " + sql + "      [1: 'shipped' (setString), 2: 'packed' (setString)]\n\n"
                 + "What this touches\n"
                 + "  " + table(d, "orders") + ": " + ORDERS + "\n"
                 + "  2 rows would change, in 2 columns: status, qty\n\n"
@@ -122,7 +122,7 @@ class CardRulesEndToEndTest {
         assertThat(delete.status()).as(delete.all()).isEqualTo(Main.OK);
         assertThat(delete.out()).startsWith("Plan " + EndToEnd.planId(delete) + " is proposed, not applied. Nothing in the"
                 + " database has changed.\n\n"
-                + "  DELETE FROM orders WHERE id = ?      [1: 3]\n\n"
+                + "  DELETE FROM orders WHERE id = ?      [1: 3 (setLong)]\n\n"
                 + "What this touches\n"
                 + "  " + table(d, "orders") + ": " + ORDERS + "\n"
                 + "  1 row would be deleted outright, with every value shown below\n"
@@ -273,9 +273,9 @@ class CardRulesEndToEndTest {
         String id = out.get("planId").asText();
         JsonNode plan = out.get("plan");
         // Fields are only ever added: display forms (C5) came after the first ones.
-        assertThat(fieldNames(plan)).containsExactly("format", "id", "createdAt", "proposer", "database", "statements",
-                "limitations", "warnings", "display");
-        assertThat(plan.get("format").asText()).isEqualTo("llmsafe-plan/1");
+        assertThat(fieldNames(plan)).containsExactly("format", "id", "createdAt", "proposer", "database", "session",
+                "statements", "limitations", "warnings", "display");
+        assertThat(plan.get("format").asText()).isEqualTo("llmsafe-plan/2");
         assertThat(plan.get("id").asText()).isEqualTo(id);
         assertThat(plan.get("proposer").asText()).isEqualTo("assistant");
         assertThat(out.get("card").asText()).startsWith("Plan " + id + " is proposed, not applied.")
@@ -287,8 +287,9 @@ class CardRulesEndToEndTest {
         assertThat(s.get("irreversible").asBoolean()).isFalse();
         assertThat(s.get("sql").asText()).isEqualTo("UPDATE members SET quota = quota + 10, profile = '{\"role\":\"admin\"}'"
                 + " WHERE id = ?");
-        assertThat(s.get("parameters").toString()).isEqualTo("[{\"type\":\"LONG\",\"value\":\"7\"}]");
-        assertThat(s.get("display").get("parameters").toString()).isEqualTo("[\"7\"]");
+        assertThat(s.get("parameters").toString()).isEqualTo("[{\"setter\":\"SET_LONG\",\"class\":\"java.lang.Long\","
+                + "\"value\":\"7\"}]");
+        assertThat(s.get("display").get("parameters").toString()).isEqualTo("[\"7 (setLong)\"]");
         assertThat(s.get("kind").asText()).isEqualTo("UPDATE");
         assertThat(s.get("table").get("name").asText()).isEqualTo("members");
         assertThat(s.get("impact").asText()).isEqualTo(MEMBERS);
@@ -324,7 +325,7 @@ class CardRulesEndToEndTest {
         PlanPendingException pending = d.propose("UPDATE orders SET status = 'lost' WHERE id = 1", "orders");
         JsonNode kept = json(d.llmsafe("show", pending.planId().toString(), "--json")).get("plan");
         assertThat(new ObjectMapper().readTree(pending.planJson())).isEqualTo(kept);
-        assertThat(kept.get("format").asText()).isEqualTo("llmsafe-plan/1");
+        assertThat(kept.get("format").asText()).isEqualTo("llmsafe-plan/2");
 
         // A refusal is JSON too.
         Run refused = d.llmsafe("plan", "UPDATE orders SET qty = 1 WHERE id = 99", "--as", "assistant", "--json");

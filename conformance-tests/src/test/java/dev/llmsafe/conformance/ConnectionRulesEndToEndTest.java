@@ -831,7 +831,7 @@ class ConnectionRulesEndToEndTest {
                     }
                 }
             }
-            assertThat(p.getMessage()).contains("UPDATE orders SET status = ? WHERE id = ?      [1: 'shipped', 2: 2]")
+            assertThat(p.getMessage()).contains("UPDATE orders SET status = ? WHERE id = ?      [1: 'shipped' (setString), 2: 2 (setInt)]")
                     .contains("id = 2\n    status: 'packed' -> 'shipped'");
             assertThat(d.llmsafe("show", p.planId().toString()).out()).contains("Status: proposed");
             try (Connection c = pool.getConnection()) {

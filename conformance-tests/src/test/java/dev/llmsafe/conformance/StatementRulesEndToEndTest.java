@@ -196,7 +196,7 @@ class StatementRulesEndToEndTest {
         // The same through the command line, then approved and applied.
         Run plan = d.plan("UPDATE notes SET note = 'please call me' WHERE id = ?", "--param", "3");
         assertThat(plan.status()).as(plan.all()).isEqualTo(Main.OK);
-        assertThat(plan.out()).contains("  UPDATE notes SET note = 'please call me' WHERE id = ?      [1: 3]\n")
+        assertThat(plan.out()).contains("  UPDATE notes SET note = 'please call me' WHERE id = ?      [1: 3 (setLong)]\n")
                 .contains("id = 3\n    note: 'three' -> 'please call me'\n");
         Run apply = d.approveAndApply(EndToEnd.planId(plan));
         assertThat(apply.status()).as(apply.all()).isEqualTo(Main.OK);

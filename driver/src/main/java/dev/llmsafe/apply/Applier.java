@@ -4,7 +4,10 @@ import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.Bounds;
 import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.SessionSettings;
 import dev.llmsafe.dialect.UnreadableValueException;
+import dev.llmsafe.plan.ParameterReplay;
+import dev.llmsafe.plan.PlannedStatement;
 import dev.llmsafe.plan.Planner;
 import dev.llmsafe.plan.Replayer;
 import dev.llmsafe.policy.Policy;
@@ -146,37 +149,68 @@ public final class Applier {
     }
 
     private List<Long> run(StoredPlan sp) throws SQLException {
+        for (PlannedStatement s : sp.plan().statements()) {
+            // D16: a parameter this JVM cannot send as the application did is refused before anything runs.
+            ParameterReplay.check(s.parameters());
+        }
         try (Connection c = applyPool.getConnection()) {
             dialect.initConnection(c);
-            boolean begun = false;
-            List<Long> rows;
+            // D17: the apply runs in the application's session, as the dry run did; the pooled connection's own
+            // settings are put back afterwards.
+            SessionSettings own = dialect.session(c);
             try {
-                // Inside the bound: on SQLite, BEGIN IMMEDIATE is where the apply waits for another writer.
-                dialect.begin(c, bounds);
-                begun = true;
-                rows = replayer.replay(c, sp.plan());
-            } catch (RuntimeException e) {
-                end(c, begun);
-                throw e;
-            } catch (SQLException e) {
-                end(c, begun);
-                if (e instanceof UnreadableValueException u) {
-                    throw Planner.unreadable(u);
-                }
-                throw dialect.boundRefusal(e).<SQLException>map(code -> new RefusedException(code, "the apply waited or"
-                        + " ran past its bound (" + bounds.lockTimeoutMs() + " ms for a lock, " + bounds.statementTimeoutMs()
-                        + " ms a statement); nothing was applied. Propose the change again.", e)).orElse(e);
+                dialect.reproduce(c, sp.plan().session());
+                return replayIn(c, sp);
+            } finally {
+                restore(c, own, sp.plan().session());
             }
-            try {
-                c.commit();
-            } catch (SQLException e) {
-                end(c, true);
-                throw new SQLException("COMMIT failed (" + e.getMessage() + "): whether the change was written is"
-                        + " unknown. Check the rows of the plan before anything else.", e.getSQLState(), e);
-            }
-            c.setAutoCommit(true);
-            return rows;
         }
+    }
+
+    private void restore(Connection c, SessionSettings own, SessionSettings used) {
+        if (own.equals(used)) {
+            return;
+        }
+        try {
+            if (c.getAutoCommit()) {
+                dialect.reproduce(c, own);
+                return;
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("the session settings of an apply connection could not be put back; discarding it", e);
+        }
+        Planner.discard(applyPool, c);
+    }
+
+    private List<Long> replayIn(Connection c, StoredPlan sp) throws SQLException {
+        boolean begun = false;
+        List<Long> rows;
+        try {
+            // Inside the bound: on SQLite, BEGIN IMMEDIATE is where the apply waits for another writer.
+            dialect.begin(c, bounds);
+            begun = true;
+            rows = replayer.replay(c, sp.plan());
+        } catch (RuntimeException e) {
+            end(c, begun);
+            throw e;
+        } catch (SQLException e) {
+            end(c, begun);
+            if (e instanceof UnreadableValueException u) {
+                throw Planner.unreadable(u);
+            }
+            throw dialect.boundRefusal(e).<SQLException>map(code -> new RefusedException(code, "the apply waited or"
+                    + " ran past its bound (" + bounds.lockTimeoutMs() + " ms for a lock, " + bounds.statementTimeoutMs()
+                    + " ms a statement); nothing was applied. Propose the change again.", e)).orElse(e);
+        }
+        try {
+            c.commit();
+        } catch (SQLException e) {
+            end(c, true);
+            throw new SQLException("COMMIT failed (" + e.getMessage() + "): whether the change was written is"
+                    + " unknown. Check the rows of the plan before anything else.", e.getSQLState(), e);
+        }
+        c.setAutoCommit(true);
+        return rows;
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.llmsafe.dialect.ColumnInfo;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.TableInfo;
 import dev.llmsafe.plan.Parameter;
+import dev.llmsafe.plan.Setter;
 import dev.llmsafe.plan.Planner;
 import dev.llmsafe.plan.Proposal;
 
@@ -164,13 +165,13 @@ final class TableProbe {
             List<Parameter> out = new ArrayList<>();
             for (Value v : values) {
                 if (v instanceof IntegerValue i && i.value().bitLength() < 64) {
-                    out.add(new Parameter(Parameter.Type.LONG, i.value().toString()));
+                    out.add(Parameter.of(i.value().longValue()));
                 } else if (v instanceof DecimalValue d) {
-                    out.add(new Parameter(Parameter.Type.DECIMAL, d.value().toString()));
+                    out.add(Parameter.of(d.value()));
                 } else if (v instanceof TextValue t) {
-                    out.add(new Parameter(Parameter.Type.STRING, t.value()));
+                    out.add(Parameter.of(t.value()));
                 } else if (v instanceof UuidValue u) {
-                    out.add(new Parameter(Parameter.Type.UUID, u.value().toString()));
+                    out.add(Parameter.of(Setter.SET_OBJECT, u.value()));
                 } else {
                     return null;
                 }

@@ -6,10 +6,12 @@ import dev.llmsafe.check.Deployment;
 import dev.llmsafe.plan.Parameter;
 import dev.llmsafe.plan.Plan;
 import dev.llmsafe.plan.Proposal;
+import dev.llmsafe.plan.Setter;
 import dev.llmsafe.sql.Analysis;
 import dev.llmsafe.sql.StatementAnalyzer;
 import java.math.BigDecimal;
 import java.sql.Connection;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -67,23 +69,23 @@ final class PlanCommand extends Base {
 
     static Parameter parameter(String p) {
         if (p.startsWith("string:")) {
-            return new Parameter(Parameter.Type.STRING, p.substring(7));
+            return Parameter.of(Setter.SET_STRING, p.substring(7));
         }
         if (p.equals("NULL")) {
-            return new Parameter(Parameter.Type.NULL, null);
+            return Parameter.ofNull(Types.NULL);
         }
         if (p.matches("-?\\d+")) {
             // A whole number binds as a number whatever its length: as a long where it fits (all of BIGINT's
             // range), else as an exact decimal (BIGINT UNSIGNED above 2^63-1), never as text.
             try {
-                return new Parameter(Parameter.Type.LONG, Long.toString(Long.parseLong(p)));
+                return Parameter.of(Setter.SET_LONG, Long.parseLong(p));
             } catch (NumberFormatException outsideLong) {
-                return new Parameter(Parameter.Type.DECIMAL, new BigDecimal(p).toString());
+                return Parameter.of(Setter.SET_BIG_DECIMAL, new BigDecimal(p));
             }
         }
         if (p.matches("-?\\d+\\.\\d+")) {
-            return new Parameter(Parameter.Type.DECIMAL, new BigDecimal(p).toString());
+            return Parameter.of(Setter.SET_BIG_DECIMAL, new BigDecimal(p));
         }
-        return new Parameter(Parameter.Type.STRING, p);
+        return Parameter.of(Setter.SET_STRING, p);
     }
 }

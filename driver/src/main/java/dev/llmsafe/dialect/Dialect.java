@@ -52,6 +52,22 @@ public interface Dialect {
     void begin(Connection c, Bounds bounds) throws SQLException;
 
     /**
+     * D17: the settings of a live session that change what a statement means (time zone, SQL mode,
+     * search path, foreign keys, ...), read from it. The application's are read from its own
+     * connection when it proposes, and kept in the plan.
+     */
+    SessionSettings session(Connection c) throws SQLException;
+
+    /**
+     * D17: sets a connection of the engine's own, outside a transaction, to mean what the session
+     * {@code wanted} was read from did; the caller puts back what {@link #session} read before, or
+     * discards the connection.
+     *
+     * @throws dev.llmsafe.RefusedException SESSION_NOT_REPRODUCIBLE when a setting cannot be made the same
+     */
+    void reproduce(Connection c, SessionSettings wanted) throws SQLException;
+
+    /**
      * Rolls back the transaction of a dry run; the caller then returns the connection to auto-commit.
      * SQLite needs more than {@code rollback()} (see its implementation).
      */

@@ -37,11 +37,13 @@ final class MysqlDialect implements Dialect {
     private final String product;
     private final boolean mariadb;
     private final ValueReader values;
+    private final MySqlSession session;
 
     MysqlDialect(String product, boolean mariadb) {
         this.product = product;
         this.mariadb = mariadb;
         this.values = mariadb ? ValueReader.mariadb() : ValueReader.mysql();
+        this.session = new MySqlSession(mariadb);
     }
 
     @Override
@@ -57,6 +59,16 @@ final class MysqlDialect implements Dialect {
     @Override
     public LexSettings lexSettings(Connection c) throws SQLException {
         return LexSettings.mysql(Jdbc.string(c, "SELECT @@SESSION.sql_mode"));
+    }
+
+    @Override
+    public SessionSettings session(Connection c) throws SQLException {
+        return session.current(c);
+    }
+
+    @Override
+    public void reproduce(Connection c, SessionSettings wanted) throws SQLException {
+        session.reproduce(c, wanted);
     }
 
     @Override

@@ -32,6 +32,7 @@ final class PostgresDialect implements Dialect {
     private final String product;
     private final Identifier schema;
     private final ValueReader values = ValueReader.postgres();
+    private final PostgresSession session = new PostgresSession();
 
     PostgresDialect(String product, Identifier schema) {
         this.product = product;
@@ -51,6 +52,16 @@ final class PostgresDialect implements Dialect {
     @Override
     public LexSettings lexSettings(Connection c) throws SQLException {
         return LexSettings.postgres(!"off".equalsIgnoreCase(Jdbc.string(c, "SHOW standard_conforming_strings")));
+    }
+
+    @Override
+    public SessionSettings session(Connection c) throws SQLException {
+        return session.current(c);
+    }
+
+    @Override
+    public void reproduce(Connection c, SessionSettings wanted) throws SQLException {
+        session.reproduce(c, wanted);
     }
 
     @Override

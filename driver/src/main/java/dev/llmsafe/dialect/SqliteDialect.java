@@ -38,6 +38,7 @@ final class SqliteDialect implements Dialect {
     private final String product;
     private final ValueReader values = ValueReader.sqlite();
     private final java.util.Map<SQLiteConnection, SqliteRowLog> rowLogs = SqliteRowLog.registry();
+    private final SqliteSession session = new SqliteSession();
 
     SqliteDialect(String product) {
         this.product = product;
@@ -56,6 +57,16 @@ final class SqliteDialect implements Dialect {
     @Override
     public LexSettings lexSettings(Connection c) {
         return LexSettings.sqlite();
+    }
+
+    @Override
+    public SessionSettings session(Connection c) throws SQLException {
+        return session.current(c);
+    }
+
+    @Override
+    public void reproduce(Connection c, SessionSettings wanted) throws SQLException {
+        session.reproduce(c, wanted);
     }
 
     @Override

@@ -2,7 +2,9 @@
  * What differs between PostgreSQL, MySQL/MariaDB and SQLite. So far: reading values exactly
  * ({@link dev.llmsafe.dialect.ValueReader}, {@link dev.llmsafe.dialect.RowReader}), with each driver's
  * measured surprises noted where a getter is chosen. The {@code Dialect} interface (catalog questions,
- * locking, timeouts, declared limitations) joins it here, with the bounds of the read session: how
+ * locking, timeouts, declared limitations) joins it here, with the session settings that change what a
+ * statement means ({@link dev.llmsafe.dialect.SessionSettings}, D17: read from the application's
+ * connection and reproduced on the engine's own), and the bounds of the read session: how
  * long the server itself ends an idle transaction and which isolation levels lock (R11), how large a
  * value the database hands a read and how a driver's error for one is recognised (R12).
  *

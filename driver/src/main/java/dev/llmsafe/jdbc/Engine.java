@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.llmsafe.dialect.Bounds;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.Dialects;
+import dev.llmsafe.dialect.SessionSettings;
 import dev.llmsafe.plan.Plan;
 import dev.llmsafe.plan.PlanSink;
 import dev.llmsafe.plan.Planner;
@@ -185,11 +186,13 @@ final class Engine implements AutoCloseable {
     }
 
     /**
-     * Runs the dry run, keeps the plan, and returns the exception that tells the caller so (J7). A
+     * Runs the dry run in the application's session settings (D17), keeps the plan, and returns the
+     * exception that tells the caller so (J7). A
      * refusal of the dry run or of the sink is thrown instead; then nothing was proposed.
      */
-    PlanPendingException propose(List<Proposal> proposals, String proposer) throws SQLException {
-        Plan plan = planner().plan(proposals, proposer);
+    PlanPendingException propose(List<Proposal> proposals, String proposer, SessionSettings session)
+            throws SQLException {
+        Plan plan = planner().plan(proposals, proposer, session);
         sink().save(plan);
         LOG.info("plan {} proposed by {}: statements {}, rows {}", plan.id(), proposer, plan.statements().size(),
                 plan.rowCount());

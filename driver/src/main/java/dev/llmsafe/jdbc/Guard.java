@@ -44,12 +44,9 @@ final class Guard {
         ResultSet run() throws SQLException;
     }
 
-    /** A parameter that cannot be kept in a plan, by the setter that bound it. */
-    record Uncaptured(String setter) {
+    /** A parameter that cannot be kept in a plan: the setter that bound it, and why. */
+    record Uncaptured(String setter, String why) {
     }
-
-    /** An explicit SQL NULL among captured parameters (an unset one is null). */
-    static final Object NULL = new Object();
 
     /** Binds nothing: the EXPLAIN of a statement without parameters. */
     static final Dialect.Binder NO_PARAMETERS = ps -> { };
@@ -58,6 +55,7 @@ final class Guard {
     private final Policy policy;
     private final Dialect dialect;
     private final Connection exec;
+    private final Connection application;
     private final LexSettings lex;
     private final String proposer;
     private final Allowlist allowlist;
@@ -66,10 +64,11 @@ final class Guard {
 
     /**
      * @param exec the connection reads run on, already in its read-only session
+     * @param application the application's own connection, whose session settings a write is planned in (D17)
      * @param proposer who proposes the plans of this connection, as given
      * @param holds the bounds on how long that connection holds the database (R11)
      */
-    Guard(Engine engine, Connection exec, String proposer, Holds holds) throws SQLException {
+    Guard(Engine engine, Connection exec, Connection application, String proposer, Holds holds) throws SQLException {
         this.engine = engine;
         this.holds = holds;
         this.policy = engine.policy();
@@ -81,6 +80,7 @@ final class Guard {
             secretColumns.put(s.getKey().last().text().toLowerCase(Locale.ROOT), s.getKey() + ", which is " + s.getValue());
         }
         this.exec = exec;
+        this.application = application;
     }
 
     /** The analysis, from the verdict cache when this text was seen before; refusals are thrown. */
@@ -379,14 +379,15 @@ final class Guard {
      * @return the exception to throw, whose message is the card
      */
     PlanPendingException propose(List<Proposal> proposals) throws SQLException {
-        return unchecked("planning a write", () -> engine.propose(proposals, proposer));
+        // D17: the settings that change what the statements mean are those of the application's session.
+        return unchecked("planning a write", () -> engine.propose(proposals, proposer, dialect.session(application)));
     }
 
     /**
      * The proposal of a write with its captured parameters (D16).
      *
-     * @param values one per {@code ?}: the Java value bound, {@link #NULL}, an {@link Uncaptured}, or
-     *     null when the parameter was never set
+     * @param values one per {@code ?}: the {@link Parameter} as bound, an {@link Uncaptured}, or null when
+     *     the parameter was never set
      */
     static Proposal proposal(Analysis a, Object[] values) throws SQLException {
         if (values.length != a.parameterCount()) {
@@ -400,16 +401,11 @@ final class Guard {
                 throw new SQLException("no value was set for parameter " + (i + 1), "07001");
             }
             if (v instanceof Uncaptured u) {
-                throw new RefusedException(Refusal.UNSUPPORTED_STATEMENT, "parameter " + (i + 1) + " was bound with "
-                        + u.setter() + ", whose value cannot be kept in a plan and bound again exactly. Bind a String,"
-                        + " a number, a boolean, bytes, a java.time value or a UUID.");
+                throw new RefusedException(Refusal.PARAMETER_NOT_REPLAYABLE, "parameter " + (i + 1) + " was bound with "
+                        + u.setter() + ": " + u.why() + ". The dry run and the apply send every parameter again exactly"
+                        + " as the application bound it, so nothing was planned.");
             }
-            try {
-                parameters.add(Parameter.of(v == NULL ? null : v));
-            } catch (IllegalArgumentException e) {
-                throw new RefusedException(Refusal.UNSUPPORTED_STATEMENT, "parameter " + (i + 1) + ": " + e.getMessage()
-                        + ".", e);
-            }
+            parameters.add((Parameter) v);
         }
         return new Proposal(a, parameters);
     }

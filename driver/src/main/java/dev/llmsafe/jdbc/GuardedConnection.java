@@ -77,7 +77,7 @@ final class GuardedConnection extends ReadOnlySessionConnection implements LlmSa
             }
             Holds holds = Holds.begin(engine, exec);
             engine.dialect().boundValueSize(exec, engine.policy().read().maxBytes());
-            return new GuardedConnection(engine, raw, exec, ownsRaw, new Guard(engine, exec, proposer, holds), holds,
+            return new GuardedConnection(engine, raw, exec, ownsRaw, new Guard(engine, exec, raw, proposer, holds), holds,
                     onClose);
         } catch (SQLException | RuntimeException e) {
             if (exec != raw) {

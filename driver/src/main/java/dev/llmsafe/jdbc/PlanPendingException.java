@@ -56,7 +56,7 @@ public final class PlanPendingException extends SQLException {
         return planId;
     }
 
-    /** The plan as JSON (format {@code llmsafe-plan/1}), for user interfaces. */
+    /** The plan as JSON (format {@code llmsafe-plan/2}), for user interfaces. */
     public String planJson() {
         return planJson;
     }

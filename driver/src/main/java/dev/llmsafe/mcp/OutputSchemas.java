@@ -43,7 +43,7 @@ final class OutputSchemas {
                  "properties": {
                    "planId": {"type": "string"},
                    "card": {"type": "string", "description": "the confirmation card, to show the user"},
-                   "plan": {"type": "object", "description": "the plan as JSON, format llmsafe-plan/1"}},
+                   "plan": {"type": "object", "description": "the plan as JSON, format llmsafe-plan/2"}},
                  "required": ["planId", "card", "plan"],
                  "additionalProperties": false}
                 """);

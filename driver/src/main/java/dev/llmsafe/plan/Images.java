@@ -155,9 +155,8 @@ final class Images {
         }
     }
 
-    private void bind(PreparedStatement ps, List<Parameter> params) throws SQLException {
-        for (int i = 0; i < params.size(); i++) {
-            params.get(i).bind(ps, i + 1, dialect.sqlDialect());
-        }
+    /** D16: the count and the images bind the WHERE's parameters as the statement does, as the application did. */
+    private static void bind(PreparedStatement ps, List<Parameter> params) throws SQLException {
+        ParameterReplay.bindAll(ps, params);
     }
 }

@@ -1,165 +1,260 @@
 package dev.llmsafe.plan;
 
-import java.math.BigDecimal;
-import dev.llmsafe.dialect.KeyBinding;
-import dev.llmsafe.sql.SqlDialect;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
+import java.sql.JDBCType;
+import java.sql.SQLType;
 import java.sql.Types;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.time.OffsetDateTime;
-import java.util.Base64;
+import java.util.Calendar;
+import java.util.GregorianCalendar;
 import java.util.Objects;
-import java.util.UUID;
+import java.util.TimeZone;
 
 /**
- * One JDBC parameter of a planned statement (D16): the setter it was bound with and its value as
- * canonical text, so that it is stored, shown on the card and bound again at apply exactly as given.
+ * One JDBC parameter of a planned statement exactly as the application bound it (D16): the setter, its
+ * SQL type, scale or length, the Java class of the value and the value as canonical text, and the time
+ * zone the driver converts it in. The dry run and the apply replay it through the same setter of the
+ * vendor driver ({@link ParameterReplay}), so the database evaluates the statement the application
+ * sent, not one llmsafe re-typed.
  *
- * @param type the kind of value, which decides the JDBC setter
- * @param value the value as canonical text (ISO dates, plain decimals, base64 bytes); null for NULL
+ * @param setter the JDBC method
+ * @param sqlType the {@link java.sql.Types} code given to {@code setNull} or {@code setObject}, or the
+ *     vendor type number of an {@link SQLType}; null for setters that take none
+ * @param typeName {@code setNull}'s type name, or the {@link SQLType}'s name; null otherwise
+ * @param typeVendor the {@link SQLType}'s vendor ({@code java.sql} for {@link JDBCType}); null otherwise
+ * @param typeClass the class of the {@link SQLType} (an enum), to find it again; null otherwise
+ * @param scaleOrLength {@code setObject}'s scale or length; null for setters that take none
+ * @param javaClass the value's class ({@code [B} for bytes); null when the value is null
+ * @param value the value as canonical text ({@link ParameterValues}); null for SQL NULL
+ * @param zone the time zone the driver converts the value in: the Calendar's for the Calendar
+ *     setters, the JVM's default at bind time for java.sql and java.util dates and the offset and
+ *     zoned java.time types; null where no zone takes part
  */
-public record Parameter(Type type, String value) {
+public record Parameter(Setter setter, Integer sqlType, String typeName, String typeVendor, String typeClass,
+        Integer scaleOrLength, String javaClass, String value, String zone) {
 
-    /** Kinds of parameter values, named after what they are bound as. */
-    public enum Type {
-        /** SQL NULL ({@code setNull}). */
-        NULL,
-        /** {@code setString}. */
-        STRING,
-        /** {@code setLong} (and the narrower integer setters). */
-        LONG,
-        /** {@code setBigDecimal}. */
-        DECIMAL,
-        /** {@code setDouble} (and {@code setFloat}). */
-        DOUBLE,
-        /** {@code setBoolean}. */
-        BOOLEAN,
-        /** {@code setBytes}; the value is base64. */
-        BYTES,
-        /** {@code setObject(LocalDate)}. */
-        DATE,
-        /** {@code setObject(LocalTime)}. */
-        TIME,
-        /** {@code setObject(LocalDateTime)}. */
-        TIMESTAMP,
-        /** {@code setObject(OffsetDateTime)}. */
-        TIMESTAMP_TZ,
-        /** {@code setObject(UUID)}. */
-        UUID
-    }
-
-    /** Checks that only NULL has no value. */
+    /** Checks that the fields are those the setter takes. */
     public Parameter {
-        Objects.requireNonNull(type, "type");
-        if ((type == Type.NULL) != (value == null)) {
-            throw new IllegalArgumentException("a " + type + " parameter " + (value == null ? "needs" : "has no") + " value");
+        Objects.requireNonNull(setter, "setter");
+        boolean typed = setter.takesSqlType() || setter.takesSqlTypeObject();
+        if (typed != (sqlType != null)) {
+            throw new IllegalArgumentException(setter.signature() + (typed ? " needs" : " takes no") + " SQL type");
+        }
+        if (setter.takesSqlTypeObject() != (typeClass != null) || (setter.takesSqlTypeObject() && typeName == null)) {
+            throw new IllegalArgumentException(setter.signature() + " needs the SQLType's class and name, and only it");
+        }
+        if (typeName != null && setter != Setter.SET_NULL_TYPE_NAME && !setter.takesSqlTypeObject()) {
+            throw new IllegalArgumentException(setter.signature() + " takes no type name");
+        }
+        if (setter.takesScale() != (scaleOrLength != null)) {
+            throw new IllegalArgumentException(setter.signature() + (setter.takesScale() ? " needs" : " takes no")
+                    + " scale or length");
+        }
+        if ((javaClass == null) != (value == null)) {
+            throw new IllegalArgumentException("a parameter value needs its class, and only a value has one");
+        }
+        if (setter.isNull() && value != null) {
+            throw new IllegalArgumentException(setter.signature() + " binds no value");
+        }
+        if (setter != Setter.NOT_RECORDED) {
+            if (javaClass != null && !ParameterValues.known(javaClass)) {
+                throw new IllegalArgumentException("no parameter value of class " + javaClass);
+            }
+            boolean zoned = setter.takesCalendar() || ParameterValues.zoned(javaClass);
+            if (zoned != (zone != null)) {
+                throw new IllegalArgumentException("a " + (javaClass == null ? "NULL" : javaClass) + " parameter bound"
+                        + " with " + setter.method() + (zoned ? " needs" : " takes no") + " time zone");
+            }
         }
     }
 
     /**
-     * The parameter for a Java value as a caller would bind it. Anything that cannot be stored and
-     * bound again exactly is refused by throwing {@link IllegalArgumentException}.
+     * The parameter an application binds with the setter JDBC has for the value's class: setString
+     * for a String, setInt for an Integer, setLong for a Long, setTimestamp for a java.sql.Timestamp,
+     * {@code setNull(index, Types.NULL)} for null, and setObject for the other classes.
+     *
+     * @throws IllegalArgumentException for a value that cannot be kept exactly
      */
     public static Parameter of(Object v) {
         if (v == null) {
-            return new Parameter(Type.NULL, null);
+            return ofNull(Types.NULL);
         }
-        if (v instanceof String s) {
-            return new Parameter(Type.STRING, s);
-        }
-        if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
-            return new Parameter(Type.LONG, v.toString());
-        }
-        if (v instanceof java.math.BigInteger b) {
-            return new Parameter(Type.DECIMAL, b.toString());
-        }
-        if (v instanceof BigDecimal d) {
-            return new Parameter(Type.DECIMAL, d.toString());
-        }
-        if (v instanceof Double || v instanceof Float) {
-            return new Parameter(Type.DOUBLE, Double.toString(((Number) v).doubleValue()));
-        }
-        if (v instanceof Boolean b) {
-            return new Parameter(Type.BOOLEAN, b.toString());
-        }
-        if (v instanceof byte[] b) {
-            return new Parameter(Type.BYTES, Base64.getEncoder().encodeToString(b));
-        }
-        if (v instanceof LocalDate d) {
-            return new Parameter(Type.DATE, d.toString());
-        }
-        if (v instanceof java.sql.Date d) {
-            return new Parameter(Type.DATE, d.toLocalDate().toString());
-        }
-        if (v instanceof LocalTime t) {
-            return new Parameter(Type.TIME, t.toString());
-        }
-        if (v instanceof java.sql.Time t) {
-            return new Parameter(Type.TIME, t.toLocalTime().toString());
-        }
-        if (v instanceof LocalDateTime t) {
-            return new Parameter(Type.TIMESTAMP, t.toString());
-        }
-        if (v instanceof java.sql.Timestamp t) {
-            return new Parameter(Type.TIMESTAMP, t.toLocalDateTime().toString());
-        }
-        if (v instanceof OffsetDateTime t) {
-            return new Parameter(Type.TIMESTAMP_TZ, t.toString());
-        }
-        if (v instanceof UUID u) {
-            return new Parameter(Type.UUID, u.toString());
-        }
-        throw new IllegalArgumentException("a parameter of type " + v.getClass().getName() + " cannot be stored in a"
-                + " plan and bound again exactly; pass a String, a number, a boolean, bytes, a java.time value or a UUID");
+        return of(natural(v), v);
+    }
+
+    private static Setter natural(Object v) {
+        return switch (v.getClass().getName()) {
+            case "java.lang.String" -> Setter.SET_STRING;
+            case "java.lang.Boolean" -> Setter.SET_BOOLEAN;
+            case "java.lang.Byte" -> Setter.SET_BYTE;
+            case "java.lang.Short" -> Setter.SET_SHORT;
+            case "java.lang.Integer" -> Setter.SET_INT;
+            case "java.lang.Long" -> Setter.SET_LONG;
+            case "java.lang.Float" -> Setter.SET_FLOAT;
+            case "java.lang.Double" -> Setter.SET_DOUBLE;
+            case "java.math.BigDecimal" -> Setter.SET_BIG_DECIMAL;
+            case "[B" -> Setter.SET_BYTES;
+            case "java.sql.Date" -> Setter.SET_DATE;
+            case "java.sql.Time" -> Setter.SET_TIME;
+            case "java.sql.Timestamp" -> Setter.SET_TIMESTAMP;
+            case "java.net.URL" -> Setter.SET_URL;
+            default -> Setter.SET_OBJECT;
+        };
     }
 
     /**
-     * Binds this parameter at {@code index} (1-based), as its setter does, but for timestamps and times
-     * on MySQL and MariaDB: Connector/J reads MariaDB's version as 5.5 and drops the fraction of a
-     * second from {@code setObject(LocalDateTime)}, {@code setTimestamp} and {@code setTime} (measured,
-     * Connector/J 26.10 on MariaDB 10.11), so they are sent as text, to the microsecond.
+     * A value bound with a setter that takes nothing but the value: {@code setInt}, {@code setString},
+     * {@code setTimestamp}, {@code setObject(int, Object)}, ...
+     *
+     * @throws IllegalArgumentException for a setter that takes more, a value of another class than the
+     *     setter's, or one that cannot be kept exactly
      */
-    public void bind(PreparedStatement ps, int index, SqlDialect dialect) throws SQLException {
-        if (dialect == SqlDialect.MYSQL && type == Type.TIMESTAMP) {
-            ps.setString(index, KeyBinding.mysqlText(LocalDateTime.parse(value)));
-        } else if (dialect == SqlDialect.MYSQL && type == Type.TIME) {
-            ps.setString(index, KeyBinding.mysqlText(LocalTime.parse(value)));
-        } else {
-            bind(ps, index);
+    public static Parameter of(Setter setter, Object v) {
+        if (setter.takesSqlType() || setter.takesSqlTypeObject() || setter.takesScale() || setter.takesCalendar()
+                || setter == Setter.NOT_RECORDED) {
+            throw new IllegalArgumentException(setter.signature() + " takes more than a value");
         }
+        ParameterValues.Kept k = kept(setter, v);
+        return new Parameter(setter, null, null, null, null, null, cls(k), text(k), jvmZone(k));
     }
 
-    /** Binds this parameter at {@code index} (1-based) with its own setter. */
-    public void bind(PreparedStatement ps, int index) throws SQLException {
-        switch (type) {
-            case NULL -> ps.setNull(index, Types.NULL);
-            case STRING -> ps.setString(index, value);
-            case LONG -> ps.setLong(index, Long.parseLong(value));
-            case DECIMAL -> ps.setBigDecimal(index, new BigDecimal(value));
-            case DOUBLE -> ps.setDouble(index, Double.parseDouble(value));
-            case BOOLEAN -> ps.setBoolean(index, Boolean.parseBoolean(value));
-            case BYTES -> ps.setBytes(index, Base64.getDecoder().decode(value));
-            case DATE -> ps.setObject(index, LocalDate.parse(value));
-            case TIME -> ps.setObject(index, LocalTime.parse(value));
-            case TIMESTAMP -> ps.setObject(index, LocalDateTime.parse(value));
-            case TIMESTAMP_TZ -> ps.setObject(index, OffsetDateTime.parse(value));
-            case UUID -> ps.setObject(index, java.util.UUID.fromString(value));
-        }
+    /** {@code setNull(index, sqlType)}. */
+    public static Parameter ofNull(int sqlType) {
+        return new Parameter(Setter.SET_NULL, sqlType, null, null, null, null, null, null, null);
+    }
+
+    /** {@code setNull(index, sqlType, typeName)}. */
+    public static Parameter ofNull(int sqlType, String typeName) {
+        return new Parameter(Setter.SET_NULL_TYPE_NAME, sqlType, typeName, null, null, null, null, null, null);
+    }
+
+    /** {@code setObject(index, v, sqlType)}. */
+    public static Parameter ofObject(Object v, int sqlType) {
+        ParameterValues.Kept k = ParameterValues.keep(v);
+        return new Parameter(Setter.SET_OBJECT_TYPE, sqlType, null, null, null, null, cls(k), text(k), jvmZone(k));
+    }
+
+    /** {@code setObject(index, v, sqlType, scaleOrLength)}. */
+    public static Parameter ofObject(Object v, int sqlType, int scaleOrLength) {
+        ParameterValues.Kept k = ParameterValues.keep(v);
+        return new Parameter(Setter.SET_OBJECT_TYPE_SCALE, sqlType, null, null, null, scaleOrLength, cls(k), text(k),
+                jvmZone(k));
     }
 
     /**
-     * How the card shows it: strings quoted as text values are (C5: every invisible, control or bidi
-     * character an escape, {@link dev.llmsafe.value.Visible}), NULL as NULL, bytes by size.
+     * {@code setObject(index, v, sqlType)} with an {@link SQLType}, kept by its class and name. Only an
+     * enum can be found again by name at apply; another SQLType is refused.
+     */
+    public static Parameter ofObject(Object v, SQLType sqlType) {
+        return ofObject(Setter.SET_OBJECT_SQL_TYPE, v, sqlType, null);
+    }
+
+    /** {@code setObject(index, v, sqlType, scaleOrLength)} with an {@link SQLType}. */
+    public static Parameter ofObject(Object v, SQLType sqlType, int scaleOrLength) {
+        return ofObject(Setter.SET_OBJECT_SQL_TYPE_SCALE, v, sqlType, scaleOrLength);
+    }
+
+    private static Parameter ofObject(Setter setter, Object v, SQLType t, Integer scale) {
+        Objects.requireNonNull(t, "sqlType");
+        if (!(t instanceof Enum<?> e) || t.getVendorTypeNumber() == null) {
+            throw new IllegalArgumentException("the SQLType " + t.getName() + " (" + t.getClass().getName() + ") is not"
+                    + " an enum constant with a vendor type number, so it cannot be found again at apply; pass"
+                    + " java.sql.JDBCType or the int type");
+        }
+        ParameterValues.Kept k = ParameterValues.keep(v);
+        return new Parameter(setter, t.getVendorTypeNumber(), e.name(), t.getVendor(), e.getDeclaringClass().getName(),
+                scale, cls(k), text(k), jvmZone(k));
+    }
+
+    /**
+     * {@code setDate}, {@code setTime} or {@code setTimestamp} with a Calendar, kept as the calendar's
+     * time zone. Only a plain GregorianCalendar whose zone is a named zone of the JVM's database can be
+     * made again; anything else (another calendar system, a custom zone) is refused.
+     */
+    public static Parameter withCalendar(Setter setter, java.util.Date v, Calendar cal) {
+        if (!setter.takesCalendar()) {
+            throw new IllegalArgumentException(setter.signature() + " takes no Calendar");
+        }
+        ParameterValues.Kept k = kept(setter, v);
+        String zone = calendarZone(cal);
+        return new Parameter(setter, null, null, null, null, null, cls(k), text(k), zone);
+    }
+
+    /** A Calendar that can be made again from its time zone's id alone, or a refusal. */
+    static String calendarZone(Calendar cal) {
+        if (cal == null) {
+            throw new IllegalArgumentException("a null Calendar: bind without one");
+        }
+        TimeZone tz = cal.getTimeZone();
+        Calendar again = new GregorianCalendar(TimeZone.getTimeZone(tz.getID()));
+        if (cal.getClass() != GregorianCalendar.class || !TimeZone.getTimeZone(tz.getID()).hasSameRules(tz)
+                || !tz.getID().equals(TimeZone.getTimeZone(tz.getID()).getID()) || cal.isLenient() != again.isLenient()
+                || cal.getFirstDayOfWeek() != again.getFirstDayOfWeek()
+                || cal.getMinimalDaysInFirstWeek() != again.getMinimalDaysInFirstWeek()
+                || !((GregorianCalendar) cal).getGregorianChange().equals(((GregorianCalendar) again).getGregorianChange())) {
+            throw new IllegalArgumentException("the Calendar (" + cal.getClass().getName() + " in " + tz.getID() + ") is"
+                    + " not a plain GregorianCalendar of a named time zone, so it cannot be made again at apply; pass"
+                    + " Calendar.getInstance(TimeZone.getTimeZone(\"<zone id>\"))");
+        }
+        return tz.getID();
+    }
+
+    private static ParameterValues.Kept kept(Setter setter, Object v) {
+        Class<?> wanted = switch (setter) {
+            case SET_BOOLEAN -> Boolean.class;
+            case SET_BYTE -> Byte.class;
+            case SET_SHORT -> Short.class;
+            case SET_INT -> Integer.class;
+            case SET_LONG -> Long.class;
+            case SET_FLOAT -> Float.class;
+            case SET_DOUBLE -> Double.class;
+            case SET_BIG_DECIMAL -> java.math.BigDecimal.class;
+            case SET_STRING, SET_NSTRING -> String.class;
+            case SET_BYTES -> byte[].class;
+            case SET_DATE, SET_DATE_CALENDAR -> java.sql.Date.class;
+            case SET_TIME, SET_TIME_CALENDAR -> java.sql.Time.class;
+            case SET_TIMESTAMP, SET_TIMESTAMP_CALENDAR -> java.sql.Timestamp.class;
+            case SET_URL -> java.net.URL.class;
+            default -> null;
+        };
+        if (setter.isNull()) {
+            throw new IllegalArgumentException(setter.signature() + " binds no value");
+        }
+        if (v != null && wanted != null && v.getClass() != wanted) {
+            throw new IllegalArgumentException(setter.method() + " takes a " + wanted.getSimpleName() + ", not a "
+                    + v.getClass().getName());
+        }
+        if (v == null && (setter == Setter.SET_BOOLEAN || setter == Setter.SET_BYTE || setter == Setter.SET_SHORT
+                || setter == Setter.SET_INT || setter == Setter.SET_LONG || setter == Setter.SET_FLOAT
+                || setter == Setter.SET_DOUBLE)) {
+            throw new IllegalArgumentException(setter.method() + " takes a primitive value, never null");
+        }
+        return ParameterValues.keep(v);
+    }
+
+    private static String cls(ParameterValues.Kept k) {
+        return k == null ? null : k.javaClass();
+    }
+
+    private static String text(ParameterValues.Kept k) {
+        return k == null ? null : k.text();
+    }
+
+    private static String jvmZone(ParameterValues.Kept k) {
+        return k != null && ParameterValues.zoned(k.javaClass()) ? TimeZone.getDefault().getID() : null;
+    }
+
+    /** The value again, as the Java object the application bound (null for NULL). */
+    public Object javaValue() {
+        if (setter == Setter.NOT_RECORDED) {
+            throw new IllegalStateException("a parameter of an llmsafe-plan/1 plan keeps no Java value");
+        }
+        return ParameterValues.restore(javaClass, value);
+    }
+
+    /**
+     * How the card shows it: the value (text quoted, NULL as NULL, bytes by size, a java.sql date as the
+     * wall clock the driver sends), then the setter with its SQL type and zone, in parentheses.
      */
     public String render() {
-        return switch (type) {
-            case NULL -> "NULL";
-            case STRING, DATE, TIME, TIMESTAMP, TIMESTAMP_TZ, UUID -> dev.llmsafe.value.Visible.quoted(value);
-            case BYTES -> "<" + Base64.getDecoder().decode(value).length + " bytes>";
-            default -> dev.llmsafe.value.Visible.text(value);
-        };
+        return ParameterText.render(this);
     }
 }

@@ -1,5 +1,6 @@
 package dev.llmsafe.plan;
 
+import dev.llmsafe.dialect.SessionSettings;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -17,15 +18,24 @@ import java.util.UUID;
  * @param statements the statements, in the order they run
  * @param limitations every guarantee this database cannot make (E5, C2)
  * @param warnings what the reader should know about this particular plan
+ * @param session the settings of the application's session that change what the statements mean
+ *     (D17), which the dry run ran in and the apply runs in
  */
 public record Plan(UUID id, Instant createdAt, String proposer, String database, List<PlannedStatement> statements,
-        List<String> limitations, List<String> warnings) {
+        List<String> limitations, List<String> warnings, SessionSettings session) {
 
     /** Copies the lists. */
     public Plan {
         statements = List.copyOf(statements);
         limitations = List.copyOf(limitations);
         warnings = List.copyOf(warnings);
+        java.util.Objects.requireNonNull(session, "session");
+    }
+
+    /** A plan whose session settings were not recorded: shown, never applied (D17). */
+    public Plan(UUID id, Instant createdAt, String proposer, String database, List<PlannedStatement> statements,
+            List<String> limitations, List<String> warnings) {
+        this(id, createdAt, proposer, database, statements, limitations, warnings, SessionSettings.NOT_RECORDED);
     }
 
     /** The rows all statements change or delete. */
@@ -54,7 +64,7 @@ public record Plan(UUID id, Instant createdAt, String proposer, String database,
     /** This plan as the proposer may see it: the withheld values of secret keys dropped (D12). */
     public Plan withoutWithheld() {
         return new Plan(id, createdAt, proposer, database, statements.stream().map(PlannedStatement::withoutWithheld)
-                .toList(), limitations, warnings);
+                .toList(), limitations, warnings, session);
     }
 
     /** Reads the JSON form or the stored form back (A10). */

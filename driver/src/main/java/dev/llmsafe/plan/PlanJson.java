@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.llmsafe.dialect.SessionSettings;
 import dev.llmsafe.dialect.TableRef;
 import dev.llmsafe.value.Value;
 import dev.llmsafe.value.ValueJson;
@@ -16,16 +17,19 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * The JSON form of a plan, format {@code llmsafe-plan/1} (C4). Stable: fields are only ever added.
+ * The JSON form of a plan, format {@code llmsafe-plan/2} (C4). Stable: fields are only ever added.
  *
  * <pre>
  * {
- *   "format": "llmsafe-plan/1",
+ *   "format": "llmsafe-plan/2",
  *   "id": "6f5a1c8e-...", "createdAt": "2026-11-30T03:00:00.123456Z", "proposer": "assistant",
  *   "database": "PostgreSQL 15.20",
+ *   "session": {"recorded": true, "settings": {"TimeZone": "Europe/Amsterdam", "DateStyle": "ISO, MDY", ...}},
  *   "statements": [ {
- *     "sql": "UPDATE orders SET status = ? WHERE id = ?",
- *     "parameters": [ {"type": "STRING", "value": "shipped"}, {"type": "LONG", "value": "42"} ],
+ *     "sql": "UPDATE orders SET status = ?, qty = qty * ? WHERE id = ?",
+ *     "parameters": [ {"setter": "SET_STRING", "class": "java.lang.String", "value": "shipped"},
+ *                     {"setter": "SET_INT", "class": "java.lang.Integer", "value": "3"},
+ *                     {"setter": "SET_OBJECT_TYPE", "sqlType": 4, "class": "java.lang.String", "value": "42"} ],
  *     "kind": "UPDATE", "table": {"schema": "public", "name": "orders"},
  *     "impact": "...", "keyColumns": ["id"], "changedColumns": ["status"], "autoColumns": ["updated_at"],
  *     "affectedRows": 1, "irreversible": false,
@@ -51,11 +55,28 @@ import java.util.UUID;
  * values as the card renders them. A column change whose two sides look alike has
  * {@code "lookAlike": {"reasons": ["CONFUSABLE", ...], "detail": "..."}} (C6). They are derived: reading
  * ignores them. See {@link PlanDisplay}.
+ *
+ * <p>A parameter (D16) is the JDBC setter it was bound with ({@link Setter}'s names) and what that
+ * setter took: {@code sqlType} (the {@link java.sql.Types} code, or an SQLType's vendor type number),
+ * {@code typeName} (setNull's type name, or the SQLType's name), {@code typeVendor} and
+ * {@code typeClass} (the SQLType's vendor and enum class), {@code scaleOrLength}, {@code class} (the
+ * value's Java class, {@code [B} for bytes), {@code value} (canonical text: a float as
+ * {@code Float.toString}, bytes as base64, a java.sql or java.util date as the ISO instant it holds;
+ * null for NULL) and {@code zone} (the Calendar's time zone, or the JVM's default at bind time for
+ * the classes a driver converts through it). Fields a setter does not take are left out. The session
+ * (D17) holds the settings of the application's session that change what the statements mean.
+ *
+ * <p>A plan of format {@code llmsafe-plan/1} still reads: its parameters come back with setter
+ * {@link Setter#NOT_RECORDED} (the old kind in {@code class}) and its session as not recorded, so it
+ * can be shown, and its apply is refused (PARAMETER_NOT_REPLAYABLE, SESSION_NOT_REPRODUCIBLE).
  */
 public final class PlanJson {
 
     /** The format tag written into every plan. */
-    public static final String FORMAT = "llmsafe-plan/1";
+    public static final String FORMAT = "llmsafe-plan/2";
+
+    /** The format before parameters kept their setter and plans their session (read, never written). */
+    static final String FORMAT_1 = "llmsafe-plan/1";
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -69,15 +90,17 @@ public final class PlanJson {
         root.put("createdAt", plan.createdAt().toString());
         root.put("proposer", plan.proposer());
         root.put("database", plan.database());
+        ObjectNode session = root.putObject("session");
+        session.put("recorded", plan.session().recorded());
+        ObjectNode settings = session.putObject("settings");
+        plan.session().values().forEach(settings::put);
         ArrayNode statements = root.putArray("statements");
         for (PlannedStatement s : plan.statements()) {
             ObjectNode o = statements.addObject();
             o.put("sql", s.sql());
             ArrayNode params = o.putArray("parameters");
             for (Parameter p : s.parameters()) {
-                ObjectNode po = params.addObject();
-                po.put("type", p.type().name());
-                po.put("value", p.value());
+                parameter(params.addObject(), p);
             }
             o.put("kind", s.kind().name());
             ObjectNode table = o.putObject("table");
@@ -137,15 +160,16 @@ public final class PlanJson {
     static Plan read(String json) {
         try {
             JsonNode root = MAPPER.readTree(json);
-            if (!FORMAT.equals(root.path("format").asText())) {
+            String format = root.path("format").asText();
+            boolean v1 = FORMAT_1.equals(format);
+            if (!FORMAT.equals(format) && !v1) {
                 throw new IllegalArgumentException("not an " + FORMAT + " plan: format is " + root.path("format"));
             }
             List<PlannedStatement> statements = new ArrayList<>();
             for (JsonNode o : root.get("statements")) {
                 List<Parameter> params = new ArrayList<>();
                 for (JsonNode p : o.get("parameters")) {
-                    params.add(new Parameter(Parameter.Type.valueOf(p.get("type").asText()),
-                            p.get("value").isNull() ? null : p.get("value").asText()));
+                    params.add(v1 ? parameterV1(p) : parameter(p));
                 }
                 List<RowChange> rows = new ArrayList<>();
                 for (JsonNode r : o.get("rows")) {
@@ -176,10 +200,77 @@ public final class PlanJson {
             }
             return new Plan(UUID.fromString(root.get("id").asText()), Instant.parse(root.get("createdAt").asText()),
                     root.get("proposer").asText(), root.get("database").asText(), statements,
-                    strings(root.get("limitations")), strings(root.get("warnings")));
+                    strings(root.get("limitations")), strings(root.get("warnings")),
+                    v1 ? SessionSettings.NOT_RECORDED : session(root.get("session")));
         } catch (JsonProcessingException | RuntimeException e) {
             throw new IllegalArgumentException("not a readable plan: " + e.getMessage(), e);
         }
+    }
+
+    private static void parameter(ObjectNode o, Parameter p) {
+        o.put("setter", p.setter().name());
+        if (p.sqlType() != null) {
+            o.put("sqlType", p.sqlType());
+        }
+        optional(o, "typeName", p.typeName());
+        optional(o, "typeVendor", p.typeVendor());
+        optional(o, "typeClass", p.typeClass());
+        if (p.scaleOrLength() != null) {
+            o.put("scaleOrLength", p.scaleOrLength());
+        }
+        optional(o, "class", p.javaClass());
+        o.put("value", p.value());
+        optional(o, "zone", p.zone());
+    }
+
+    private static void optional(ObjectNode o, String name, String value) {
+        if (value != null) {
+            o.put(name, value);
+        }
+    }
+
+    private static Parameter parameter(JsonNode p) {
+        return new Parameter(Setter.valueOf(p.get("setter").asText()), integer(p, "sqlType"), text(p, "typeName"),
+                text(p, "typeVendor"), text(p, "typeClass"), integer(p, "scaleOrLength"), text(p, "class"),
+                text(p, "value"), text(p, "zone"));
+    }
+
+    /** A parameter of llmsafe-plan/1: its kind and value, with no setter. */
+    private static Parameter parameterV1(JsonNode p) {
+        String value = text(p, "value");
+        return new Parameter(Setter.NOT_RECORDED, null, null, null, null, null,
+                value == null ? null : p.get("type").asText(), value, null);
+    }
+
+    private static SessionSettings session(JsonNode s) {
+        if (s == null || !s.path("recorded").asBoolean(false)) {
+            return SessionSettings.NOT_RECORDED;
+        }
+        Map<String, String> settings = new LinkedHashMap<>();
+        s.get("settings").fields().forEachRemaining(e -> settings.put(e.getKey(), e.getValue().asText()));
+        return SessionSettings.of(settings);
+    }
+
+    private static String text(JsonNode o, String name) {
+        JsonNode n = o.get(name);
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        if (!n.isTextual()) {
+            throw new IllegalArgumentException("field \"" + name + "\" must be a string in " + o);
+        }
+        return n.asText();
+    }
+
+    private static Integer integer(JsonNode o, String name) {
+        JsonNode n = o.get(name);
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        if (!n.canConvertToInt() || !n.isIntegralNumber()) {
+            throw new IllegalArgumentException("field \"" + name + "\" must be an integer in " + o);
+        }
+        return n.asInt();
     }
 
     private static JsonNode value(Value v) {

@@ -5,6 +5,7 @@ import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.Bounds;
 import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.SessionSettings;
 import dev.llmsafe.dialect.TableRef;
 import dev.llmsafe.dialect.UnreadableValueException;
 import dev.llmsafe.policy.Policy;
@@ -71,6 +72,17 @@ public final class Planner {
      * @throws SQLException when the database fails in a way that is not a refusal (the server is down)
      */
     public Plan plan(List<Proposal> proposals, String proposer) throws SQLException {
+        return plan(proposals, proposer, null);
+    }
+
+    /**
+     * Plans one or more statements in the application's session (D17): the settings that change what
+     * they mean are made those of {@code session} for the dry run, recorded in the plan, and put back
+     * afterwards, so that the pooled connection keeps its own.
+     *
+     * @param session the application's session settings, or null for the planning connection's own
+     */
+    public Plan plan(List<Proposal> proposals, String proposer, SessionSettings session) throws SQLException {
         if (proposals == null || proposals.isEmpty() || proposals.stream().anyMatch(java.util.Objects::isNull)) {
             throw new RefusedException(Refusal.INVALID_ARGUMENT, "there is no statement to plan. Send one UPDATE or"
                     + " DELETE, or a batch of them.");
@@ -80,7 +92,7 @@ public final class Planner {
                     + " proposed it. Name the proposer.");
         }
         try {
-            return planChecked(proposals, proposer);
+            return planChecked(proposals, proposer, session);
         } catch (UnreadableValueException e) {
             throw unreadable(e);
         } catch (RuntimeException e) {
@@ -100,9 +112,11 @@ public final class Planner {
                 + " was changed. This is a defect of llmsafe; please report it with the statement.", e);
     }
 
-    private Plan planChecked(List<Proposal> proposals, String proposer) throws SQLException {
+    private Plan planChecked(List<Proposal> proposals, String proposer, SessionSettings session) throws SQLException {
         for (Proposal p : proposals) {
             SecretCheck.check(p.analysis(), policy);
+            // D16: a parameter this JVM cannot send as the application did is refused before anything runs.
+            ParameterReplay.check(p.parameters());
         }
         try (Connection c = pool.getConnection()) {
             if (!c.getAutoCommit()) {
@@ -111,35 +125,63 @@ public final class Planner {
                         + " transaction it does not own; it runs only in a transaction of its own. Try again.");
             }
             dialect.initConnection(c);
-            List<Target> targets = new ArrayList<>();
-            for (Proposal p : proposals) {
-                targets.add(Target.check(c, dialect, policy, p.analysis()));
-            }
-            DryRun run = new DryRun(c, targets);
-            List<PlannedStatement> statements;
+            SessionSettings own = dialect.session(c);
+            SessionSettings wanted = session == null ? own : session;
+            boolean restore = !wanted.equals(own);
             try {
-                dialect.begin(c, bounds);
-                statements = new ArrayList<>();
-                for (int i = 0; i < proposals.size(); i++) {
-                    statements.add(run.statement(proposals.get(i), targets.get(i)));
+                dialect.reproduce(c, wanted);
+                return dryRun(c, proposals, proposer, wanted);
+            } finally {
+                if (restore) {
+                    restore(c, own);
                 }
-            } catch (SQLException | RuntimeException e) {
-                if (rollbackQuietly(c) && run.executedAny()) {
-                    // Refused after the statement ran: the rollback is proven all the same.
-                    run.proveRolledBack();
-                }
-                if (e instanceof SQLException sql) {
-                    throw bound(sql);
-                }
-                throw e;
             }
-            rollback(c);
-            run.proveRolledBack();
-            List<String> warnings = new ArrayList<>();
-            targets.forEach(t -> warnings.addAll(t.warnings()));
-            return new Plan(UUID.randomUUID(), clock.instant(), proposer, dialect.product(), statements,
-                    dialect.limitations(), warnings);
         }
+    }
+
+    private Plan dryRun(Connection c, List<Proposal> proposals, String proposer, SessionSettings session)
+            throws SQLException {
+        List<Target> targets = new ArrayList<>();
+        for (Proposal p : proposals) {
+            targets.add(Target.check(c, dialect, policy, p.analysis()));
+        }
+        DryRun run = new DryRun(c, targets);
+        List<PlannedStatement> statements;
+        try {
+            dialect.begin(c, bounds);
+            statements = new ArrayList<>();
+            for (int i = 0; i < proposals.size(); i++) {
+                statements.add(run.statement(proposals.get(i), targets.get(i)));
+            }
+        } catch (SQLException | RuntimeException e) {
+            if (rollbackQuietly(c) && run.executedAny()) {
+                // Refused after the statement ran: the rollback is proven all the same.
+                run.proveRolledBack();
+            }
+            if (e instanceof SQLException sql) {
+                throw bound(sql);
+            }
+            throw e;
+        }
+        rollback(c);
+        run.proveRolledBack();
+        List<String> warnings = new ArrayList<>();
+        targets.forEach(t -> warnings.addAll(t.warnings()));
+        return new Plan(UUID.randomUUID(), clock.instant(), proposer, dialect.product(), statements,
+                dialect.limitations(), warnings, session);
+    }
+
+    /** Puts the pooled connection's own session settings back; one that cannot be is discarded. */
+    private void restore(Connection c, SessionSettings own) {
+        try {
+            if (!c.isClosed() && c.getAutoCommit()) {
+                dialect.reproduce(c, own);
+                return;
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("the session settings of a dry-run connection could not be put back; discarding it", e);
+        }
+        evict(c);
     }
 
     private RefusedException bound(SQLException e) {

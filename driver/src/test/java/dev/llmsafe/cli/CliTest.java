@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmsafe.plan.Parameter;
+import dev.llmsafe.plan.Setter;
 import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabase;
@@ -118,7 +119,7 @@ class CliTest {
         Run json = run("show", id, "--json");
         JsonNode node = new ObjectMapper().readTree(json.out());
         assertThat(node.get("status").asText()).isEqualTo("applied");
-        assertThat(node.get("plan").get("format").asText()).isEqualTo("llmsafe-plan/1");
+        assertThat(node.get("plan").get("format").asText()).isEqualTo("llmsafe-plan/2");
 
         Run again = run("apply", id, "--as", "bob", "--json");
         assertThat(again.status()).isEqualTo(Main.REFUSED);
@@ -136,19 +137,18 @@ class CliTest {
 
     @Test
     void D16_aWholeNumberParameterBindsAsANumberWhateverItsLength() {
-        assertThat(PlanCommand.parameter("42")).isEqualTo(new Parameter(Parameter.Type.LONG, "42"));
+        assertThat(PlanCommand.parameter("42")).isEqualTo(Parameter.of(Setter.SET_LONG, 42L));
         // 19 digits: once bound as text, which PostgreSQL refuses for a BIGINT column.
-        assertThat(PlanCommand.parameter("9223372036854775807"))
-                .isEqualTo(new Parameter(Parameter.Type.LONG, "9223372036854775807"));
-        assertThat(PlanCommand.parameter("-9223372036854775808"))
-                .isEqualTo(new Parameter(Parameter.Type.LONG, "-9223372036854775808"));
+        assertThat(PlanCommand.parameter("9223372036854775807")).isEqualTo(Parameter.of(Setter.SET_LONG, Long.MAX_VALUE));
+        assertThat(PlanCommand.parameter("-9223372036854775808")).isEqualTo(Parameter.of(Setter.SET_LONG, Long.MIN_VALUE));
         assertThat(PlanCommand.parameter("18446744073709551615"))
-                .isEqualTo(new Parameter(Parameter.Type.DECIMAL, "18446744073709551615"));
-        assertThat(PlanCommand.parameter("1.50")).isEqualTo(new Parameter(Parameter.Type.DECIMAL, "1.50"));
+                .isEqualTo(Parameter.of(Setter.SET_BIG_DECIMAL, new java.math.BigDecimal("18446744073709551615")));
+        assertThat(PlanCommand.parameter("1.50"))
+                .isEqualTo(Parameter.of(Setter.SET_BIG_DECIMAL, new java.math.BigDecimal("1.50")));
         assertThat(PlanCommand.parameter("string:9223372036854775807"))
-                .isEqualTo(new Parameter(Parameter.Type.STRING, "9223372036854775807"));
-        assertThat(PlanCommand.parameter("NULL")).isEqualTo(new Parameter(Parameter.Type.NULL, null));
-        assertThat(PlanCommand.parameter("12a")).isEqualTo(new Parameter(Parameter.Type.STRING, "12a"));
+                .isEqualTo(Parameter.of(Setter.SET_STRING, "9223372036854775807"));
+        assertThat(PlanCommand.parameter("NULL")).isEqualTo(Parameter.ofNull(java.sql.Types.NULL));
+        assertThat(PlanCommand.parameter("12a")).isEqualTo(Parameter.of(Setter.SET_STRING, "12a"));
     }
 
     @Test

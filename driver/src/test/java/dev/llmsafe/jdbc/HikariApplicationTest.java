@@ -124,7 +124,7 @@ class HikariApplicationTest {
             Plan plan = Guarded.SINK.plans.get(saved);
             assertThat(card).isEqualTo(plan.card())
                     .startsWith("Plan " + plan.id() + " is proposed, not applied. Nothing in the database has changed.")
-                    .contains("UPDATE orders SET status = ? WHERE id = ?      [1: 'shipped', 2: 2]")
+                    .contains("UPDATE orders SET status = ? WHERE id = ?      [1: 'shipped' (setString), 2: 2 (setInt)]")
                     .contains(IMPACT).contains("id = 2\n    status: 'packed' -> 'shipped'")
                     .contains("llmsafe approve " + plan.id());
             assertThat(query(ds, "SELECT status FROM orders ORDER BY id")).isEqualTo("packed\npacked\n");

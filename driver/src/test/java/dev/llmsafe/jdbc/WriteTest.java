@@ -183,10 +183,10 @@ class WriteTest {
             PlanPendingException p = g.plannedUnchanged(ps::executeUpdate);
             assertThat(p.plan().statements().get(0).parameters()).containsExactly(Parameter.of("it's shipped"),
                     Parameter.of(42L), Parameter.of(2));
-            assertThat(p.getMessage()).contains("[1: 'it''s shipped', 2: 42, 3: 2]");
+            assertThat(p.getMessage()).contains("[1: 'it''s shipped' (setString), 2: 42 (setLong), 3: 2 (setInt)]");
             // A parameter that cannot be kept exactly is refused, not guessed.
             ps.setBinaryStream(1, new ByteArrayInputStream(new byte[] {1}));
-            g.refusedUnchanged(Refusal.UNSUPPORTED_STATEMENT, ps::executeUpdate);
+            g.refusedUnchanged(Refusal.PARAMETER_NOT_REPLAYABLE, ps::executeUpdate);
             ps.clearParameters();
             ps.setString(1, "x");
             assertThatThrownBy(ps::executeUpdate).isInstanceOf(SQLException.class)

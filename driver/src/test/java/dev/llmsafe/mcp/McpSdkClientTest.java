@@ -157,7 +157,7 @@ class McpSdkClientTest {
                 .contains("status: 'packed' -> 'shipped'")
                 .contains("proposer (mcp:sdk-test-client)")
                 .contains("llmsafe approve " + planId);
-        assertThat(((Map<?, ?>) s.get("plan")).get("format")).isEqualTo("llmsafe-plan/1");
+        assertThat(((Map<?, ?>) s.get("plan")).get("format")).isEqualTo("llmsafe-plan/2");
         assertThat(validator.validate(tool(tools, "sql_plan").outputSchema(), s).valid()).isTrue();
 
         CallToolResult status = call("sql_plan_status", Map.of("planId", planId));

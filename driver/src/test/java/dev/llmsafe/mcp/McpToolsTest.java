@@ -176,7 +176,7 @@ class McpToolsTest {
                 .contains("'packed' -> 'shipped'").contains("mcp:test-client");
         assertThat(r.at("/structuredContent/card").asText()).isEqualTo(card);
         JsonNode plan = r.at("/structuredContent/plan");
-        assertThat(plan.get("format").asText()).isEqualTo("llmsafe-plan/1");
+        assertThat(plan.get("format").asText()).isEqualTo("llmsafe-plan/2");
         assertThat(plan.get("id").asText()).isEqualTo(planId);
         assertThat(plan.get("proposer").asText()).isEqualTo("mcp:test-client");
     }

@@ -83,7 +83,7 @@ class PlannerTest {
 
         String card = plan.card();
         assertThat(card).startsWith("Plan " + plan.id() + " is proposed, not applied. Nothing in the database has changed.")
-                .contains("  UPDATE orders SET status = ? WHERE id = ?      [1: 'shipped', 2: 2]")
+                .contains("  UPDATE orders SET status = ? WHERE id = ?      [1: 'shipped' (setString), 2: 2 (setInt)]")
                 .contains(IMPACT)
                 .contains("1 row would change, in 1 column: status")
                 .contains("  id = 2\n    status: 'packed' -> 'shipped'\n")
@@ -132,7 +132,7 @@ class PlannerTest {
         Planning p = planning(engine);
         Plan plan = p.plan(POLICY, "UPDATE members SET quota = quota + 10, profile = '{\"role\":\"admin\"}' WHERE id = ?", 7);
         String json = plan.toJson();
-        assertThat(json).startsWith("{\"format\":\"llmsafe-plan/1\",\"id\":\"" + plan.id() + "\"");
+        assertThat(json).startsWith("{\"format\":\"llmsafe-plan/2\",\"id\":\"" + plan.id() + "\"");
         assertThat(Plan.fromJson(json)).isEqualTo(plan);
         assertThat(Plan.fromJson(json).card()).isEqualTo(plan.card());
     }
@@ -245,10 +245,9 @@ class PlannerTest {
         Plan plan = p.plan(POLICY, "UPDATE orders SET note = ?, qty = ? WHERE id = ? AND status = ?",
                 "it's", 40L, 2, "packed");
         PlannedStatement s = plan.statements().get(0);
-        assertThat(s.parameters()).containsExactly(new Parameter(Parameter.Type.STRING, "it's"),
-                new Parameter(Parameter.Type.LONG, "40"), new Parameter(Parameter.Type.LONG, "2"),
-                new Parameter(Parameter.Type.STRING, "packed"));
-        assertThat(plan.card()).contains("[1: 'it''s', 2: 40, 3: 2, 4: 'packed']");
+        assertThat(s.parameters()).containsExactly(Parameter.of(Setter.SET_STRING, "it's"),
+                Parameter.of(Setter.SET_LONG, 40L), Parameter.of(Setter.SET_INT, 2), Parameter.of(Setter.SET_STRING, "packed"));
+        assertThat(plan.card()).contains("[1: 'it''s' (setString), 2: 40 (setLong), 3: 2 (setInt), 4: 'packed' (setString)]");
         assertThat(Plan.fromJson(plan.toJson()).statements().get(0).parameters()).isEqualTo(s.parameters());
         assertThat(plan.card()).contains("note: 'fragile' -> 'it''s'").contains("qty: 2 -> 40");
     }

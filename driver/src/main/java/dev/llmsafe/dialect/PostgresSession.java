@@ -1,0 +1,72 @@
+package dev.llmsafe.dialect;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * D17 on PostgreSQL: the settings that change how a literal or an operator is read, or what a value
+ * turns into in text. pgjdbc sets TimeZone to the JVM's zone when it connects, so two JVMs mean two
+ * different {@code '2024-03-31 02:30'::timestamptz} and two different {@code ts::date}.
+ * {@code search_path} is not among them: the engine's connections resolve names in the configured
+ * schema, or the one the application's connection is in, pinned on every connection of its own (W4),
+ * because the planning and applying roles' own paths ({@code "$user"}) differ from the application's.
+ */
+final class PostgresSession extends SessionVariables {
+
+    /** Each changes what a statement reads or writes; every one is set with set_config. */
+    private static final List<String> NAMES = List.of("TimeZone", "DateStyle", "IntervalStyle", "standard_conforming_strings", "extra_float_digits", "bytea_output", "timezone_abbreviations",
+            "transform_null_equals", "array_nulls", "backslash_quote", "default_text_search_config", "lc_monetary",
+            "lc_numeric", "lc_time", "xmlbinary", "xmloption", "session_replication_role");
+
+    @Override
+    Map<String, String> read(Connection c) throws SQLException {
+        StringBuilder sql = new StringBuilder("SELECT ");
+        for (String n : NAMES) {
+            sql.append("current_setting('").append(n).append("'), ");
+        }
+        sql.setLength(sql.length() - 2);
+        Map<String, String> out = new LinkedHashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(sql.toString()); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            for (int i = 0; i < NAMES.size(); i++) {
+                String v = rs.getString(i + 1);
+                out.put(NAMES.get(i), v == null ? "" : v);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    void set(Connection c, String name, String value) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT set_config(?, ?, false)")) {
+            ps.setString(1, name);
+            ps.setString(2, value);
+            ps.executeQuery().close();
+        }
+    }
+
+    @Override
+    Optional<String> unsettable(String name, String current, String wanted) {
+        if (name.equals("extra_float_digits")) {
+            try {
+                if (Integer.parseInt(wanted.trim()) < 1) {
+                    // Measured behaviour of PostgreSQL 12 and later: below 1, float text is rounded.
+                    return Optional.of("with extra_float_digits below 1 PostgreSQL rounds real and double precision"
+                            + " values in text, and the dry run could not read them exactly");
+                }
+            } catch (NumberFormatException e) {
+                return Optional.of("it is not a number");
+            }
+        }
+        if (name.equals("DateStyle") && !wanted.startsWith("ISO")) {
+            return Optional.of("pgjdbc needs a DateStyle that begins with ISO");
+        }
+        return Optional.empty();
+    }
+}
