@@ -97,7 +97,7 @@ class CardTextTest {
         assertThat(card.codePoints().filter(cp -> cp != '\n' && Visible.hidden(cp))).as(card).isEmpty();
         assertThat(card)
                 .contains("  UPDATE " + shownT + " SET " + shownN + " = ?, label = 'evil\\u{202E}gpj.exe\\u{1B}[2J'"
-                        + " WHERE id = 1 AND label <> '\\u{E0041}'      [1: 'a\\u{202E}b\\u{A0}c']\n")
+                        + " WHERE id = 1 AND label <> '\\u{E0041}'      [1: 'a\\u{202E}b\\u{A0}c' (setString)]\n")
                 .contains("  " + schema + ".c5_t\\u{202E}ab: Changing a note\\u{2066} changes what support reads.\n")
                 .contains("1 row would change, in 2 columns: no\\u{200B}te, label\n")
                 .contains("  id = 1\n    no\\u{200B}te: 'admin' -> 'a\\u{202E}b\\u{A0}c'\n"
