@@ -111,7 +111,7 @@ class CardTextTest {
         JsonNode s = root.get("statements").get(0);
         assertThat(s.get("sql").textValue()).isEqualTo(sql);
         assertThat(s.get("parameters").get(0).get("value").textValue()).isEqualTo("a\u202Eb\u00A0c");
-        assertThat(s.get("display").get("parameters").get(0).textValue()).isEqualTo("'a\\u{202E}b\\u{A0}c'");
+        assertThat(s.get("display").get("parameters").get(0).textValue()).isEqualTo("'a\\u{202E}b\\u{A0}c' (setString)");
         assertThat(s.get("display").get("sql").textValue()).isEqualTo(Visible.statementLine(sql)).contains("\\u{E0041}");
         assertThat(s.get("display").get("table").textValue()).isEqualTo(schema + ".c5_t\\u{202E}ab");
         assertThat(s.get("display").get("impact").textValue()).isEqualTo("Changing a note\\u{2066} changes what support reads.");
