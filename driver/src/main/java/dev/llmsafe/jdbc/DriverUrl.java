@@ -237,7 +237,8 @@ final class DriverUrl {
         }
         if (dialect == SqlDialect.SQLITE) {
             String file = b.substring("jdbc:sqlite:".length());
-            if (file.isEmpty() || file.contains(":memory:") || query.toLowerCase(Locale.ROOT).contains("mode=memory")) {
+            if (file.isEmpty() || file.contains(":memory:")
+                    || java.util.regex.Pattern.compile("(^|[?&])mode=memory(&|$)").matcher(query.toLowerCase(Locale.ROOT)).find()) {
                 throw new SQLException("an in-memory SQLite database belongs to one connection, and the dry run runs on"
                         + " a connection of its own; use a database file", "08001");
             }

@@ -19,6 +19,8 @@ import java.util.Locale;
 final class SqliteUrls {
 
     private static final String PREFIX = "jdbc:sqlite:";
+    /** The URI parameter {@code mode=memory} itself, not {@code journal_mode=memory} (a file's journal). */
+    private static final java.util.regex.Pattern MEMORY_MODE = java.util.regex.Pattern.compile("[?&]mode=memory(&|$)");
 
     private SqliteUrls() {
     }
@@ -34,7 +36,7 @@ final class SqliteUrls {
         String query = q < 0 ? "" : rest.substring(q).toLowerCase(Locale.ROOT);
         String file = isUri(path) ? path.substring(5) : path;
         if (path.isEmpty() || file.startsWith(":memory:") || path.startsWith(":memory:")
-                || query.contains("mode=memory")) {
+                || MEMORY_MODE.matcher(query).find()) {
             throw new IllegalArgumentException((path.isEmpty() ? "jdbc:sqlite: without a path" : url)
                     + " is an in-memory SQLite database, which belongs to the one connection that opens it: the dry"
                     + " run, the apply and the plan store each open their own and would each see another, empty"

@@ -294,6 +294,10 @@ class ConfigLoaderTest {
                         .endsWith("Give the path of a database file, for example jdbc:sqlite:app.db");
             }
         }
+        // A file whose journal is kept in memory is a file (E9 decides whether it can be planned on).
+        assertThat(parse(minimal("{\"allow\": [\"orders\"]}").replace("jdbc:sqlite:/srv/app.db",
+                "jdbc:sqlite:/srv/app.db?journal_mode=memory")).connection().url())
+                .isEqualTo("jdbc:sqlite:/srv/app.db?journal_mode=memory");
     }
 
     @Test
