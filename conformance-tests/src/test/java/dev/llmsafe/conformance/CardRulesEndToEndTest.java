@@ -350,7 +350,7 @@ class CardRulesEndToEndTest {
         assertThat(d.rows("orders")).isEqualTo(before);
         String id = pending.planId().toString();
         String card = pending.getMessage();
-        assertThat(card).contains("  UPDATE orders SET status = ? WHERE id = 1      [1: 'ship\\u{202E}ped\\u{200B}\\u{E0041}']\n")
+        assertThat(card).contains("  UPDATE orders SET status = ? WHERE id = 1      [1: 'ship\\u{202E}ped\\u{200B}\\u{E0041}' (setString)]\n")
                 .contains("    status: 'packed' -> 'ship\\u{202E}ped\\u{200B}\\u{E0041}'\n")
                 .contains("How to read this card\n");
         assertThat(cli.out()).contains("  UPDATE orders SET status = 'x\\u{2066}y\\u{AD}' WHERE id = 2\n");
