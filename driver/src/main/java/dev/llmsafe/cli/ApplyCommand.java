@@ -15,7 +15,7 @@ import picocli.CommandLine.Parameters;
         "and closes the plan."})
 final class ApplyCommand extends Base {
 
-    @Parameters(index = "0", paramLabel = "PLAN", description = "The plan id.")
+    @Parameters(index = "0", paramLabel = "PLAN", description = "The plan id, or its first 8 characters or more.")
     String id;
 
     @Option(names = "--as", required = true, paramLabel = "ACTOR", description = "Who applies (recorded as given).")
@@ -30,7 +30,7 @@ final class ApplyCommand extends Base {
             Dialect dialect = d.dialect(Deployment.Role.APPLY);
             Applier applier = new Applier(d.store(), d.pool(Deployment.Role.APPLY), dialect, d.config().policy(),
                     d.bounds(), allowSelf || d.config().allowSelfApprove(), d.sealKey());
-            ApplyResult r = applier.apply(PlanIds.parse(id), actor);
+            ApplyResult r = applier.apply(PlanIds.resolve(id, d.store()), actor);
             if (common.json) {
                 out().println(Json.write(Json.object("planId", r.planId().toString(), "status", "applied", "rows",
                         r.rows(), "warnings", r.warnings())));

@@ -14,7 +14,7 @@ import picocli.CommandLine.Parameters;
         "credential is the real boundary."})
 final class ApproveCommand extends Base {
 
-    @Parameters(index = "0", paramLabel = "PLAN", description = "The plan id.")
+    @Parameters(index = "0", paramLabel = "PLAN", description = "The plan id, or its first 8 characters or more.")
     String id;
 
     @Option(names = "--as", required = true, paramLabel = "ACTOR", description = "Who approves (recorded as given).")
@@ -27,7 +27,7 @@ final class ApproveCommand extends Base {
     int execute() throws Exception {
         try (Deployment d = deployment()) {
             StoredPlan p = new Approver(d.store(), allowSelf || d.config().allowSelfApprove())
-                    .approve(PlanIds.parse(id), actor);
+                    .approve(PlanIds.resolve(id, d.store()), actor);
             if (common.json) {
                 out().println(Json.write(Json.object("planId", p.plan().id().toString(), "status", p.status().label(),
                         "approvedBy", actor)));

@@ -55,11 +55,17 @@ final class InitCommand extends Base {
             }
         }
         String conn = "{ \"url\": " + Json.write(url) + (user == null ? "" : ", \"user\": " + Json.write(user))
-                + (user == null ? "" : ", \"password\": \"${" + passwordEnv + "}\"") + " }";
+                + (password == null ? "" : ", \"password\": \"${" + passwordEnv + "}\"") + " }";
         StringBuilder sb = new StringBuilder();
         sb.append("// llmsafe.json for ").append(url).append(", written by `llmsafe init`. Reference: README.md.\n");
         sb.append("{\n");
         sb.append("  // The dry run's credential: it must be able to write; every dry run is rolled back.\n");
+        if (password == null) {
+            // What connected is what is written: a ${VAR} nobody set would fail the first command.
+            sb.append("  // It connected without a password. When the server needs one, add\n");
+            sb.append("  // \"password\": \"${").append(passwordEnv).append("}\" here and set ").append(passwordEnv)
+                    .append(" in the environment.\n");
+        }
         sb.append("  \"connection\": ").append(conn).append(",\n");
         sb.append("  // Each separate connection moves a guard below this library, where it survives its mistakes:\n");
         sb.append("  // readConnection: a role that can only SELECT (reads otherwise use a connection that can write);\n");

@@ -17,6 +17,11 @@ import picocli.CommandLine.Option;
 @Command(name = "list", description = "List the stored plans, newest first.")
 final class ListCommand extends Base {
 
+    private static final String ROW = "%-36s  %-8s  %-23s  %-16s  %5s  %s%n";
+    /** Times in UTC, and saying so. */
+    private static final java.time.format.DateTimeFormatter CREATED = java.time.format.DateTimeFormatter
+            .ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(java.time.ZoneOffset.UTC);
+
     @Option(names = "--status", paramLabel = "STATUS",
             description = "Only plans with this status: proposed, approved, applying, applied, failed, rejected, expired.")
     String status;
@@ -53,14 +58,19 @@ final class ListCommand extends Base {
             if (plans.isEmpty()) {
                 out().println("No plans" + (status == null ? "." : " with status " + status + "."));
             }
+            if (!plans.isEmpty()) {
+                out().printf(ROW, "PLAN", "STATUS", "CREATED", "PROPOSER", "ROWS", "STATEMENT");
+            }
             for (StoredPlan p : plans) {
                 // C5: shown as the card shows it, and cut where no escape or character is cut in two.
                 String sql = p.plan().statements().get(0).sql().replaceAll("[\\t\\n\\r ]+", " ");
                 int cut = sql.codePointCount(0, sql.length()) > 60 ? sql.offsetByCodePoints(0, 57) : sql.length();
                 String shown = Visible.text(sql.substring(0, cut)) + (cut < sql.length() ? "..." : "");
-                out().printf("%s  %-8s  %s  %-16s  %4d rows  %s%n", p.plan().id(), p.status().label(),
-                        p.plan().createdAt().toString().substring(0, 19), Visible.text(p.plan().proposer()),
-                        p.plan().rowCount(), shown);
+                out().printf(ROW, p.plan().id(), p.status().label(), CREATED.format(p.plan().createdAt()),
+                        Visible.text(p.plan().proposer()), p.plan().rowCount(), shown);
+            }
+            if (!plans.isEmpty()) {
+                out().println(plans.size() + (plans.size() == 1 ? " plan" : " plans"));
             }
             out().flush();
             return exit;

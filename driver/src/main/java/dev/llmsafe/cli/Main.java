@@ -81,8 +81,11 @@ public final class Main implements Runnable {
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler(new Failures());
+        cl.setUsageHelpAutoWidth(true);
         cl.setParameterExceptionHandler((e, a) -> {
             err.println(e.getMessage());
+            // A mistyped command or option: the nearest ones picocli knows ("Did you mean: ...").
+            CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
             err.println("See: llmsafe " + (e.getCommandLine().getCommandName().equals("llmsafe") ? ""
                     : e.getCommandLine().getCommandName() + " ") + "--help");
             return USAGE;
@@ -90,12 +93,33 @@ public final class Main implements Runnable {
         return cl.execute(args);
     }
 
-    /** The version, from the jar's manifest when there is one. */
+    /**
+     * The version and build time, from the executable jar's manifest ({@code Implementation-Version},
+     * {@code Build-Time}); a run from compiled classes has none and says so.
+     */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
             String v = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"llmsafe " + (v == null ? "(development build)" : v)};
+            if (v == null) {
+                return new String[] {"llmsafe (development build, run from compiled classes)"};
+            }
+            String built = buildTime();
+            return new String[] {"llmsafe " + v + (built == null ? "" : " (built " + built + ")"),
+                "Java " + Runtime.version() + ", " + System.getProperty("java.vm.name", "")};
+        }
+
+        private static String buildTime() {
+            java.net.URL self = Main.class.getResource("Main.class");
+            if (self == null || !"jar".equals(self.getProtocol())) {
+                return null;
+            }
+            String jar = self.toString().substring(0, self.toString().indexOf("!/") + 2);
+            try (InputStream in = java.net.URI.create(jar + "META-INF/MANIFEST.MF").toURL().openStream()) {
+                return new java.util.jar.Manifest(in).getMainAttributes().getValue("Build-Time");
+            } catch (java.io.IOException | IllegalArgumentException e) {
+                return null;
+            }
         }
     }
 }

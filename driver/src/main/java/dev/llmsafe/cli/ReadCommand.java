@@ -23,8 +23,12 @@ final class ReadCommand extends Base {
     @Parameters(index = "0", paramLabel = "SQL", description = "One SELECT.")
     String sql;
 
-    @Option(names = "--format", defaultValue = "table", description = "table, csv or json (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--format", description = "table, csv or json (default: table; --json is --format json).")
     String format;
+
+    @Option(names = "--null", paramLabel = "TEXT", description = {"How CSV writes NULL (default: an empty field, as it",
+            "writes an empty text; give a TEXT such as \\N to tell them apart)."})
+    String nullText;
 
     @Option(names = "--csv-raw", description = {"CSV values exactly as read, also those a spreadsheet would run as a",
             "formula (= + - @, tab, carriage return first). Only for a program that reads the file, never a spreadsheet."})
@@ -32,9 +36,15 @@ final class ReadCommand extends Base {
 
     @Override
     int execute() throws Exception {
-        String f = common.json ? "json" : format;
+        if (common.json && format != null && !format.equals("json")) {
+            throw new IllegalArgumentException("--json and --format " + format + " ask for two formats; give one");
+        }
+        String f = common.json ? "json" : format == null ? "table" : format;
         if (!List.of("table", "csv", "json").contains(f)) {
             throw new IllegalArgumentException("--format is table, csv or json, not " + format);
+        }
+        if (nullText != null && !f.equals("csv")) {
+            throw new IllegalArgumentException("--null is for --format csv; a table shows NULL as NULL and JSON as null");
         }
         ReadResult r;
         int cap;
@@ -54,7 +64,7 @@ final class ReadCommand extends Base {
                         r.rows().size(), "truncated", r.truncated())));
             }
             case "csv" -> {
-                csv(out(), r, !csvRaw);
+                csv(out(), r, !csvRaw, nullText);
                 if (r.truncated()) {
                     err().println(cut);
                 }
@@ -85,13 +95,14 @@ final class ReadCommand extends Base {
     }
 
     /**
-     * RFC 4180: a header line, then one line per row; NULL is an empty field. With {@code neutralise}
+     * RFC 4180: a header line, then one line per row; NULL is an empty field, or {@code nullText} when
+     * it is given. With {@code neutralise}
      * (the default, R13), a text field, header or value, beginning with {@code =}, {@code +}, {@code -},
      * {@code @}, a tab or a carriage return gets a leading {@code '}, OWASP's advice against CSV
      * injection: a spreadsheet shows it as text instead of running it (=HYPERLINK(...), =cmd|...).
      * Numbers are never prefixed: a number column's -5 is a number, not a formula.
      */
-    static void csv(PrintWriter out, ReadResult r, boolean neutralise) {
+    static void csv(PrintWriter out, ReadResult r, boolean neutralise, String nullText) {
         List<String> header = new ArrayList<>();
         for (ReadResult.Column c : r.columns()) {
             header.add(csvField(neutralise ? inert(c.name()) : c.name()));
@@ -100,7 +111,7 @@ final class ReadCommand extends Base {
         for (List<Object> row : r.rows()) {
             List<String> fields = new ArrayList<>(row.size());
             for (Object v : row) {
-                fields.add(v == null ? "" : csvField(neutralise && v instanceof String s ? inert(s) : v.toString()));
+                fields.add(v == null ? (nullText == null ? "" : csvField(nullText)) : csvField(neutralise && v instanceof String s ? inert(s) : v.toString()));
             }
             out.print(String.join(",", fields) + "\r\n");
         }

@@ -10,7 +10,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "reject", description = "Reject a proposed or approved plan; it can then never be applied.")
 final class RejectCommand extends Base {
 
-    @Parameters(index = "0", paramLabel = "PLAN", description = "The plan id.")
+    @Parameters(index = "0", paramLabel = "PLAN", description = "The plan id, or its first 8 characters or more.")
     String id;
 
     @Option(names = "--as", required = true, paramLabel = "ACTOR", description = "Who rejects (recorded as given).")
@@ -22,11 +22,12 @@ final class RejectCommand extends Base {
     @Override
     int execute() throws Exception {
         try (Deployment d = deployment()) {
-            new Approver(d.store(), d.config().allowSelfApprove()).reject(PlanIds.parse(id), actor, reason);
+            java.util.UUID plan = PlanIds.resolve(id, d.store());
+            new Approver(d.store(), d.config().allowSelfApprove()).reject(plan, actor, reason);
             if (common.json) {
-                out().println(Json.write(Json.object("planId", id, "status", "rejected")));
+                out().println(Json.write(Json.object("planId", plan.toString(), "status", "rejected")));
             } else {
-                out().println("Plan " + id + " is rejected by " + actor + ".");
+                out().println("Plan " + plan + " is rejected by " + actor + ".");
             }
             return Main.OK;
         }

@@ -14,13 +14,13 @@ import picocli.CommandLine.Parameters;
 @Command(name = "show", description = "Print a plan's card again, with its status and its history.")
 final class ShowCommand extends Base {
 
-    @Parameters(index = "0", paramLabel = "PLAN", description = "The plan id.")
+    @Parameters(index = "0", paramLabel = "PLAN", description = "The plan id, or its first 8 characters or more.")
     String id;
 
     @Override
     int execute() throws Exception {
         try (Deployment d = deployment()) {
-            StoredPlan p = d.store().load(PlanIds.parse(id));
+            StoredPlan p = d.store().load(PlanIds.resolve(id, d.store()));
             if (common.json) {
                 List<Map<String, Object>> history = new ArrayList<>();
                 for (AuditEntry e : p.history()) {

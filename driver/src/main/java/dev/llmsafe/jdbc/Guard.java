@@ -346,9 +346,13 @@ final class Guard {
                     } catch (SQLException ignored) {
                         // the refusal is what the caller needs to see
                     }
-                    throw new RefusedException(Refusal.DENIED_IDENTIFIER, "the result has a column " + name + ": "
-                            + secret + " and is never read through this connection, and SELECT * returns it as well."
-                            + " Name the columns you need, leaving it out.");
+                    // The secret ("password_hash, which is a stored credential") names the column once, unless
+                    // the result calls it otherwise.
+                    String which = secret.regionMatches(true, 0, name, 0, name.length()) ? secret
+                            : name + " (" + secret + ")";
+                    throw new RefusedException(Refusal.DENIED_IDENTIFIER, "the result has the column " + which
+                            + ": it is never read through this connection, and SELECT * returns it as well. Name the"
+                            + " columns you need, leaving it out.");
                 }
             }
         }

@@ -226,6 +226,33 @@ public final class PlanStore implements PlanSink {
         }
     }
 
+    /**
+     * The ids of at most {@code limit} plans whose id begins with {@code prefix}, for an id typed shortened.
+     *
+     * @param prefix lower-case hexadecimal digits and dashes, as ids are written
+     * @throws IllegalArgumentException when the prefix holds anything else
+     */
+    public List<UUID> idsStartingWith(String prefix, int limit) throws SQLException {
+        if (!prefix.matches("[0-9a-f-]+")) {
+            throw new IllegalArgumentException("a plan id holds only 0-9, a-f and -, not " + prefix);
+        }
+        List<UUID> ids = new ArrayList<>();
+        try (Connection c = source.getConnection()) {
+            ready(c);
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM " + StoreSchema.PLANS
+                    + " WHERE id LIKE ? ORDER BY id")) {
+                ps.setString(1, prefix + "%");
+                ps.setMaxRows(limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        ids.add(UUID.fromString(rs.getString(1)));
+                    }
+                }
+            }
+        }
+        return ids;
+    }
+
     /** J11: a row the store's writer garbled (a status, a date) is a tampered plan, not an unchecked exception. */
     private StoredPlan read(Connection c, UUID id) throws SQLException {
         try {

@@ -15,6 +15,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -277,5 +278,111 @@ class CliTest {
 
         assertThat(run("explain", "SELECT password_hash FROM members").err()).startsWith("Refused (DENIED_IDENTIFIER)");
         assertThat(run("explain", "DELETE FROM orders WHERE id = 1").err()).startsWith("Refused (UNSUPPORTED_STATEMENT)");
+    }
+
+    /** O1: a plan is named by its whole id or by a beginning of 8 characters or more that no other plan has. */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"SQLITE", "POSTGRES", "MYSQL"})
+    void O1_aPlanIsNamedByItsIdOrAUniqueBeginningOfIt(Engine engine) throws Exception {
+        ScratchDatabase db = seeded(dbs.fresh(engine));
+        config(db);
+        assertThat(run("migrate").status()).isZero();
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            Run plan = run("plan", "UPDATE orders SET qty = " + (10 + i) + " WHERE id = 1", "--as", "assistant");
+            assertThat(plan.status()).as(plan.err()).isZero();
+            ids.add(plan.out().substring(5, 41));
+        }
+        String id = ids.get(0);
+        String shortest = shortestUnique(id, ids);
+        assertThat(run("show", shortest).out()).contains("Plan " + id);
+        assertThat(run("show", shortest.toUpperCase(java.util.Locale.ROOT)).out()).contains("Plan " + id);
+        Run approve = run("approve", shortest, "--as", "alice");
+        assertThat(approve.out()).as(approve.err()).contains("Plan " + id + " is approved by alice");
+        Run reject = run("reject", ids.get(1).substring(0, 13), "--as", "carol");
+        assertThat(reject.out()).as(reject.err()).isEqualTo("Plan " + ids.get(1) + " is rejected by carol.\n");
+        Run apply = run("apply", shortest, "--as", "bob");
+        assertThat(apply.out()).as(apply.err()).contains("Plan " + id + " is applied");
+        assertThat(db.snapshot("orders")).contains("[1, packed, 10]");
+
+        Run tooShort = run("show", id.substring(0, 7));
+        assertThat(tooShort.status()).isEqualTo(Main.USAGE);
+        assertThat(tooShort.err()).contains("is not a plan id").contains("first 8 characters or more");
+        Run none = run("show", "ffffffff-ffff");
+        assertThat(none.status()).isEqualTo(Main.USAGE);
+        assertThat(none.err()).contains("no plan id begins with ffffffff-ffff");
+        Run wildcard = run("show", "%%%%%%%%");
+        assertThat(wildcard.status()).isEqualTo(Main.USAGE);
+        assertThat(wildcard.err()).contains("is not a plan id");
+        // An ambiguous beginning: two ids made to share their first 8 characters, both named.
+        String twin = id.substring(0, 8) + "-0000-4000-8000-000000000000";
+        db.execute("UPDATE llmsafe_plans SET id = '" + twin + "' WHERE id = '" + ids.get(2) + "'");
+        Run ambiguous = run("show", id.substring(0, 8));
+        assertThat(ambiguous.status()).isEqualTo(Main.USAGE);
+        assertThat(ambiguous.err()).contains(id.substring(0, 8) + " is the beginning of more than one plan id (")
+                .contains(id).contains(twin).contains("type more of it");
+    }
+
+    private static String shortestUnique(String id, List<String> ids) {
+        for (int n = 8; n < 36; n++) {
+            String p = id.substring(0, n);
+            if (ids.stream().filter(x -> x.startsWith(p)).count() == 1) {
+                return p;
+            }
+        }
+        return id;
+    }
+
+    /**
+     * O2: the command line says what it is and where the user went wrong, and its outputs agree: the
+     * nearest command for a mistyped one, a header and a count in list with times in UTC, one format
+     * at a time in read, NULL told from '' in CSV when asked, a configuration from init that works as
+     * printed on a server without a password.
+     */
+    @Test
+    void O2_theCommandLineSaysWhereTheUserWentWrongAndItsOutputsAgree() throws Exception {
+        ScratchDatabase db = seeded(dbs.fresh(Engine.SQLITE));
+        db.execute("INSERT INTO members VALUES (8, '', NULL)");
+        config(db);
+        assertThat(run("migrate").status()).isZero();
+
+        Run typo = run("aprove", "x");
+        assertThat(typo.status()).isEqualTo(Main.USAGE);
+        assertThat(typo.err()).contains("Did you mean").contains("approve");
+        assertThat(run("--version").out()).startsWith("llmsafe (development build");
+
+        Run empty = run("list");
+        assertThat(empty.out()).isEqualTo("No plans.\n");
+        Run plan = run("plan", "UPDATE orders SET qty = 5 WHERE id = 1", "--as", "assistant");
+        String id = plan.out().substring(5, 41);
+        List<String> list = run("list").out().lines().toList();
+        assertThat(list).hasSize(3);
+        assertThat(list.get(0)).matches("PLAN +STATUS +CREATED +PROPOSER +ROWS +STATEMENT");
+        assertThat(list.get(1)).matches(id + "  proposed  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC  assistant +1  "
+                + "UPDATE orders SET qty = 5 WHERE id = 1");
+        assertThat(list.get(2)).isEqualTo("1 plan");
+
+        String sql = "SELECT id, name FROM members ORDER BY id";
+        assertThat(run("read", sql, "--json").out()).isEqualTo(run("read", sql, "--format", "json").out());
+        Run both = run("read", sql, "--format", "csv", "--json");
+        assertThat(both.status()).isEqualTo(Main.USAGE);
+        assertThat(both.out()).contains("--json and --format csv ask for two formats");
+        // '' is an empty field; NULL is the --null text.
+        assertThat(run("read", "SELECT id, name, NULL AS x FROM members ORDER BY id", "--format", "csv", "--null", "\\N")
+                .out()).isEqualTo("id,name,x\r\n7,Ann,\\N\r\n8,,\\N\r\n");
+        assertThat(run("read", sql, "--null", "-").err()).contains("--null is for --format csv");
+        Run secret = run("read", "SELECT * FROM members");
+        assertThat(secret.err()).contains("the result has the column password_hash, which is a stored credential: it is never read")
+                .doesNotContain("password_hash: password_hash");
+
+        // init, against a server that took no password, writes a connection that works as printed.
+        ScratchDatabase pg = dbs.get(Engine.POSTGRES);
+        Run init = run("init", "--url", pg.url(), "--user", pg.user());
+        assertThat(init.status()).as(init.err()).isZero();
+        assertThat(init.out()).doesNotContain("\"password\": \"${LLMSAFE_PASSWORD}\" }")
+                .contains("add\n  // \"password\": \"${LLMSAFE_PASSWORD}\" here");
+        Path file = dir.resolve("init.json");
+        Files.writeString(file, init.out().replace("\"allow\": [", "\"allow\": [\"x\""));
+        assertThat(LlmSafeConfig.load(file, Map.<String, String>of()::get).connection().password()).isEmpty();
     }
 }
