@@ -7,8 +7,22 @@ import static dev.llmsafe.conformance.PlanCommands.plan;
 import static dev.llmsafe.conformance.PlanCommands.proposed;
 import static dev.llmsafe.conformance.PlanCommands.replaced;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.llmsafe.cli.Main;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.Map;
 import dev.llmsafe.conformance.EndToEnd.Deployed;
 import dev.llmsafe.conformance.EndToEnd.Run;
 import dev.llmsafe.testing.Engine;
@@ -125,6 +139,75 @@ class OperatorRulesEndToEndTest {
         Files.delete(copy.resolve("lib").resolve(jar.getFileName()));
         List<String> missing = run(copy.resolve("bin/llmsafe"), "--version");
         assertThat(String.join("\n", missing)).contains("no executable jar in " + copy.toRealPath());
+    }
+
+    /**
+     * O4: {@code llmsafe mcp} itself, driven by the official MCP Java SDK client: a request over the
+     * message bound fails at once with its id and the session goes on; a server started while the
+     * database is down answers initialize and tools/list, and each tool result says the database cannot be
+     * reached, until it is back.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
+    void O4_theMcpServerSurvivesAnOversizedRequestAndADatabaseThatIsDown(Engine engine) throws Exception {
+        Deployed d = e2e.deployed(engine);
+        String sql = "SELECT id, qty FROM orders WHERE id = " + O2;
+        McpSyncClient client = mcp(d, d.home().resolve("llmsafe.json").toString());
+        try {
+            client.initialize();
+            assertThat(text(read(client, sql))).contains("\"rows\":[[" + O2 + ",");
+            String big = "SELECT '" + "z".repeat(1 << 20) + "' AS z";
+            assertThatThrownBy(() -> read(client, big)).isInstanceOf(McpError.class).hasMessageContaining("too large");
+            CallToolResult after = read(client, sql);
+            assertThat(after.isError()).isFalse();
+            assertThat(text(after)).contains("\"rows\":[[" + O2 + ",");
+        } finally {
+            client.closeGracefully();
+        }
+
+        int closed;
+        try (ServerSocket s = new ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+        String down = PlanCommands.variant(d, "down", t -> t.replaceAll("127\\.0\\.0\\.1:\\d+", "127.0.0.1:" + closed));
+        McpSyncClient orphan = mcp(d, down);
+        try {
+            McpSchema.InitializeResult init = orphan.initialize();
+            assertThat(init.serverInfo().name()).isEqualTo("llmsafe");
+            assertThat(orphan.listTools().tools()).extracting(McpSchema.Tool::name).contains("sql_read", "sql_plan");
+            for (int i = 0; i < 2; i++) {
+                CallToolResult r = read(orphan, sql);
+                assertThat(r.isError()).isTrue();
+                assertThat(text(r)).contains("The database cannot be reached now, so nothing ran")
+                        .contains("tries again on the next call");
+            }
+        } finally {
+            orphan.closeGracefully();
+        }
+    }
+
+    private static McpSyncClient mcp(Deployed d, String config) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ServerParameters server = ServerParameters.builder(java)
+                .args("-Xmx512m", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "mcp", "--config", config)
+                .env(d.env())
+                .build();
+        StdioClientTransport transport = new StdioClientTransport(server, McpJsonDefaults.getMapper());
+        transport.setStdErrorHandler(line -> { });
+        return McpClient.sync(transport)
+                .clientInfo(new McpSchema.Implementation("e2e-sdk-client", "2.1.0"))
+                .requestTimeout(Duration.ofSeconds(60))
+                .initializationTimeout(Duration.ofSeconds(60))
+                .build();
+    }
+
+    private static CallToolResult read(McpSyncClient client, String sql) {
+        return client.callTool(new CallToolRequest("sql_read", Map.of("sql", sql)));
+    }
+
+    private static String text(CallToolResult r) {
+        return r.content().stream().filter(TextContent.class::isInstance).map(c -> ((TextContent) c).text())
+                .reduce("", String::concat);
     }
 
     private static List<String> run(Path command, String... args) throws IOException, InterruptedException {

@@ -67,9 +67,24 @@ public final class Deployment implements AutoCloseable {
      * @param clock the clock plans are dated and expired by
      */
     public Deployment(LlmSafeConfig config, Clock clock) {
+        this(config, clock, false);
+    }
+
+    /**
+     * @param config the configuration
+     * @param clock the clock plans are dated and expired by
+     * @param outlastsDatabase whether the pools outlast a database that is down: opened without a first
+     *     connection, each use waits at most 5 s and fails with the driver's reason until it is back (a
+     *     long-running server such as {@code llmsafe mcp}); otherwise a database that cannot be reached is
+     *     reported at once (a command)
+     */
+    public Deployment(LlmSafeConfig config, Clock clock, boolean outlastsDatabase) {
         this.config = config;
         this.clock = clock;
+        this.outlastsDatabase = outlastsDatabase;
     }
+
+    private final boolean outlastsDatabase;
 
     /** The configuration. */
     public LlmSafeConfig config() {
@@ -144,9 +159,10 @@ public final class Deployment implements AutoCloseable {
         hc.setMaximumPoolSize(3);
         hc.setMinimumIdle(0);
         hc.setPoolName("llmsafe-" + role.name().toLowerCase(java.util.Locale.ROOT) + "-" + pools.size());
-        // A database that cannot be reached is reported at once, with the driver's reason.
-        hc.setInitializationFailTimeout(1);
-        hc.setConnectionTimeout(10_000);
+        // A database that cannot be reached is reported at once, with the driver's reason; a server that
+        // outlasts it opens its pools without a connection and reports it on each use until it is back.
+        hc.setInitializationFailTimeout(outlastsDatabase ? -1 : 1);
+        hc.setConnectionTimeout(outlastsDatabase ? 5_000 : 10_000);
         // sqlite-jdbc refuses setReadOnly on an open connection (measured, SPEC.md F31), and HikariCP calls it
         // when the pool's flag differs from the connection's: a file opened read-only needs the flag set.
         if (s.url().startsWith("jdbc:sqlite:") && (s.url().contains("open_mode=1") || s.url().contains("mode=ro"))) {

@@ -30,7 +30,10 @@ final class McpCommand extends Base {
         PrintStream stdout = System.out;
         // Anything printed by accident now goes to stderr: stdout carries the protocol alone.
         System.setOut(System.err);
-        try (Deployment d = deployment(); DatabaseTools tools = new DatabaseTools(d)) {
+        // The server starts and answers whether or not the database is up, and each tool result says
+        // what the database answered until it is back: an assistant sees a tool, not a dead process.
+        try (Deployment d = new Deployment(config(), java.time.Clock.systemUTC(), true);
+             DatabaseTools tools = new DatabaseTools(d)) {
             LOG.info("llmsafe mcp: serving on stdin/stdout, configuration {}", common.config == null ? "(default)" : common.config);
             new McpServer(tools, proposer, McpServer.DEFAULT_MAX_MESSAGE_BYTES, maxResultBytes).serve(main.stdin, main.stdout == null ? stdout : main.stdout);
             return Main.OK;

@@ -61,7 +61,8 @@ final class Session {
         while ((line = reader.next()) != null) {
             if (line.tooLong()) {
                 LOG.warn("dropped a message of {} bytes; the limit is {}", line.length(), maxMessageBytes);
-                send(JsonRpc.error(null, INVALID_REQUEST,
+                // The id, where the kept ends of the message show it, so that the client's call fails now.
+                send(JsonRpc.error(RequestIds.of(line.head(), line.tail()), INVALID_REQUEST,
                         "Message too large: the limit is " + maxMessageBytes + " bytes per message"));
                 continue;
             }

@@ -123,6 +123,15 @@ final class Tools {
             result.putObject("_meta").put(REFUSAL_META, e.code().name());
             return result;
         } catch (SQLException e) {
+            if (e instanceof java.sql.SQLTransientConnectionException || (e.getSQLState() != null
+                    && e.getSQLState().startsWith("08"))) {
+                // The database is down or unreachable: said in every result until it is back; the session goes on.
+                Throwable reason = e.getCause() instanceof SQLException c ? c : e;
+                LOG.warn("{}: the database cannot be reached: {}", name, reason.getMessage());
+                return ToolResult.error("The database cannot be reached now, so nothing ran: " + reason.getMessage()
+                        + " This server keeps running and tries again on the next call; tell the user the database"
+                        + " is unavailable.");
+            }
             LOG.warn("{} failed in the database (SQLState {}): {}", name, e.getSQLState(), e.getMessage());
             String state = e.getSQLState() == null ? "" : " (SQLState " + e.getSQLState() + ")";
             return ToolResult.error("The database reported an error" + state + ": " + e.getMessage());

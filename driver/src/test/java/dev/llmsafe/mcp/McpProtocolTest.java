@@ -134,7 +134,7 @@ class McpProtocolTest {
         assertThat(atTheBound).hasSize(4096);
         List<JsonNode> out = new Wire(small).send(initialize("2025-11-25"), tooLong, atTheBound + "\r", ping(3));
         assertThat(out).hasSize(4);
-        assertError(out.get(1), null, -32600);
+        assertError(out.get(1), 1, -32600);
         assertThat(out.get(1).path("error").path("message").asText()).contains("too large").contains("4096");
         result(out.get(2), 2);
         result(out.get(3), 3);
@@ -146,8 +146,40 @@ class McpProtocolTest {
                 + "\"arguments\":{\"sql\":\"SELECT '" + "z".repeat(1 << 20) + "' FROM orders\"}}}";
         List<JsonNode> out = wire.send(initialize("2025-11-25"), INITIALIZED, tooLong, ping(2));
         assertThat(out).hasSize(3);
-        assertError(out.get(1), null, -32600);
+        assertError(out.get(1), 1, -32600);
         result(out.get(2), 2);
+    }
+
+    /** The answer to a message over the bound carries its id wherever the kept ends show it. */
+    @Test
+    void O4_aMessageOverTheBoundIsAnsweredWithItsIdWhereverItCanBeRead() {
+        McpServer small = new McpServer(new ShopTools(), null, 4096);
+        String big = "\"params\":{\"_meta\":{\"id\":99,\"p\":\"" + "x".repeat(20_000) + "\"}}";
+        record Case(String message, Object id) {
+        }
+        List<Case> cases = List.of(
+                new Case("{\"jsonrpc\":\"2.0\",\"id\":\"first\",\"method\":\"ping\"," + big + "}", "first"),
+                new Case("{\"jsonrpc\":\"2.0\",\"method\":\"ping\"," + big + ",\"id\":\"last \\\"q\\\"\"}", "last \"q\""),
+                new Case("{\"jsonrpc\":\"2.0\",\"method\":\"ping\"," + big + ",\"id\":-7}  ", -7),
+                new Case("{\"jsonrpc\":\"2.0\",\"id\":12345678901,\"method\":\"ping\"," + big + "}", 12345678901L),
+                // Only a nested "id" in view, or none: null, as JSON-RPC says when the id cannot be read.
+                new Case("{\"jsonrpc\":\"2.0\",\"method\":\"ping\"," + big + ",\"x\":{\"id\":5}}", null),
+                new Case("{\"jsonrpc\":\"2.0\",\"method\":\"ping\"," + big + "}", null),
+                new Case("[" + big + "]", null));
+        for (Case c : cases) {
+            List<JsonNode> out = new Wire(small).send(initialize("2025-11-25"), c.message(), ping(3));
+            assertThat(out).as(c.message().substring(0, 40)).hasSize(3);
+            JsonNode id = out.get(1).get("id");
+            if (c.id() == null) {
+                assertThat(id.isNull()).as(c.message().substring(0, 40)).isTrue();
+            } else if (c.id() instanceof String text) {
+                assertThat(id.asText()).isEqualTo(text);
+            } else {
+                assertThat(id.asLong()).isEqualTo(((Number) c.id()).longValue());
+            }
+            assertThat(out.get(1).path("error").path("code").asInt()).isEqualTo(-32600);
+            result(out.get(2), 3);
+        }
     }
 
     @Test
