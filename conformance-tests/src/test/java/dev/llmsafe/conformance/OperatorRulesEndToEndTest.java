@@ -112,6 +112,50 @@ class OperatorRulesEndToEndTest {
     }
 
     /**
+     * O5: the four-role deployment run with one file per role: the planner's (the planning credential and
+     * the policy), the approver's (the store credential alone) and the applier's (its own credential, the
+     * store's, the policy). The approver's and the applier's files hold no planning credential.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void O5_theApproverAndTheApplierRunFromFilesWithoutThePlanningCredential(Engine engine) throws Exception {
+        Deployed d = e2e.deployed(engine);
+        String full = Files.readString(d.home().resolve("llmsafe.json"));
+        String store = line(full, "storeConnection");
+        String apply = line(full, "applyConnection");
+        String schema = full.contains("\n  \"schema\"") ? line(full, "schema") : "";
+        Path approver = Files.writeString(d.home().resolve("approver.json"), "{\n" + store.replaceFirst(",$", "") + "\n}\n");
+        Path applier = Files.writeString(d.home().resolve("applier.json"), "{\n" + apply + "\n" + store + "\n"
+                + (schema.isEmpty() ? "" : schema + "\n") + SETUP.config().strip() + "\n}\n");
+        for (Path file : List.of(approver, applier)) {
+            assertThat(Files.readString(file)).doesNotContain("\"connection\"").doesNotContain("PLAN_PASSWORD");
+        }
+        again(() -> {
+            List<String> before = d.rows("orders");
+            String id = proposed(plan(d, "assistant", "UPDATE orders SET qty = 43 WHERE id = " + (O2 + 2)));
+            assertThat(ok(d.llmsafe("list", "--config", approver.toString())).out()).contains(id);
+            assertThat(ok(d.llmsafe("approve", id, "--as", "alice", "--config", approver.toString())).out())
+                    .contains("is approved by alice");
+            Run wrongFile = d.llmsafe("apply", id, "--as", "bob", "--config", approver.toString());
+            assertThat(wrongFile.status()).isEqualTo(Main.USAGE);
+            assertThat(wrongFile.err()).contains("names no connection");
+            Run applied = ok(apply(d, id, "--as", "bob", "--config", applier.toString()));
+            assertThat(applied.out()).contains("is applied: 1 row committed");
+            assertThat(d.rows("orders")).isEqualTo(replaced(before, O2 + 2, "[" + (O2 + 2) + ", open, null, 43]"));
+        });
+        Run check = ok(d.llmsafe("check", "--config", approver.toString()));
+        assertThat(check.out()).startsWith("Serves: approve (approve, reject, list, show)\n").contains("Ready: yes");
+        assertThat(ok(d.llmsafe("check", "--config", applier.toString())).out())
+                .startsWith("Serves: approve (approve, reject, list, show), apply\n").contains("Apply connection: reachable");
+    }
+
+    /** The one line of the deployment's file that holds a top-level key, with its comma. */
+    private static String line(String config, String key) {
+        return config.lines().filter(l -> l.startsWith("  \"" + key + "\":")).findFirst()
+                .orElseThrow(() -> new AssertionError(key + " is not in\n" + config));
+    }
+
+    /**
      * O3: the launcher runs the executable jar through a symbolic link, and from a copied directory of
      * {@code bin/llmsafe} and {@code lib/}, and the jar says its version and build.
      */

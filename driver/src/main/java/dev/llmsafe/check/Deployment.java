@@ -99,12 +99,18 @@ public final class Deployment implements AutoCloseable {
             case APPLY -> config.applyConnection();
             case STORE -> config.storeConnection();
         };
-        return own.orElse(config.connection());
+        // A configuration for approving or applying only names no planning connection: connection() says so.
+        return own.orElseGet(config::connection);
     }
 
     /** Whether the role has its own entry in the configuration. */
     public boolean configured(Role role) {
-        return role == Role.PLAN || settings(role) != config.connection();
+        return switch (role) {
+            case PLAN -> true;
+            case READ -> config.readConnection().isPresent();
+            case APPLY -> config.applyConnection().isPresent();
+            case STORE -> config.storeConnection().isPresent();
+        };
     }
 
     /**

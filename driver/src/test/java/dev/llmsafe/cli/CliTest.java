@@ -385,4 +385,58 @@ class CliTest {
         Files.writeString(file, init.out().replace("\"allow\": [", "\"allow\": [\"x\""));
         assertThat(LlmSafeConfig.load(file, Map.<String, String>of()::get).connection().password()).isEmpty();
     }
+
+    /**
+     * O5: one configuration per role. The approver's file names only the store and the seal key, the
+     * applier's adds its own credential and the policy: neither holds the planning credential, each does
+     * its part of the story, a command it cannot serve says which key it lacks, and check says what the
+     * file serves.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"SQLITE", "POSTGRES"})
+    void O5_theApproverAndTheApplierNeedNoPlanningCredential(Engine engine) throws Exception {
+        ScratchDatabase db = seeded(dbs.fresh(engine));
+        ObjectMapper json = new ObjectMapper();
+        String conn = "{\"url\": " + json.writeValueAsString(db.url()) + (db.user() == null ? "" : ", \"user\": \""
+                + db.user() + "\"") + (db.password() == null ? "" : ", \"password\": \"" + db.password() + "\"") + "}";
+        String schema = engine == Engine.POSTGRES ? "  \"schema\": \"" + db.name() + "\",\n" : "";
+        String seal = "  \"sealKey\": \"0123456789abcdef0123456789abcdef\"";
+        String policy = "  \"policy\": {\"allow\": [\"orders\"], \"impact\": {\"orders\": \"Changing an order moves money.\"}}";
+        Path planner = Files.writeString(dir.resolve("planner.json"), "{\n  \"connection\": " + conn + ",\n"
+                + "  \"storeConnection\": " + conn + ",\n" + schema + seal + ",\n" + policy + "\n}");
+        Path approver = Files.writeString(dir.resolve("approver.json"), "{\n  \"storeConnection\": " + conn + ",\n"
+                + seal + "\n}");
+        Path applier = Files.writeString(dir.resolve("applier.json"), "{\n  \"applyConnection\": " + conn + ",\n"
+                + "  \"storeConnection\": " + conn + ",\n" + schema + seal + ",\n" + policy + "\n}");
+        assertThat(Files.readString(approver)).doesNotContain("\"connection\"");
+        assertThat(run("migrate", "--config", approver.toString()).status()).isZero();
+
+        Run plan = run("plan", "UPDATE orders SET qty = 9 WHERE id = 1", "--as", "assistant", "--config", planner.toString());
+        assertThat(plan.status()).as(plan.err()).isZero();
+        String id = plan.out().substring(5, 41);
+        assertThat(run("list", "--config", approver.toString()).out()).contains(id);
+        assertThat(run("show", id, "--config", approver.toString()).out()).contains("qty: 1 -> 9");
+        assertThat(run("approve", id, "--as", "alice", "--config", approver.toString()).out()).contains("is approved by alice");
+        Run refused = run("apply", id, "--as", "bob", "--config", approver.toString());
+        assertThat(refused.status()).isEqualTo(Main.USAGE);
+        assertThat(refused.err()).contains("names no connection");
+        Run notHere = run("plan", "UPDATE orders SET qty = 8 WHERE id = 2", "--as", "assistant", "--config", applier.toString());
+        assertThat(notHere.status()).isEqualTo(Main.USAGE);
+        assertThat(notHere.err()).contains("names no connection").contains("approve (approve, reject, list, show) and apply only");
+        Run apply = run("apply", id, "--as", "bob", "--config", applier.toString());
+        assertThat(apply.out()).as(apply.err()).contains("is applied: 1 row committed");
+        assertThat(db.snapshot("orders")).contains("[1, packed, 9]");
+
+        Run check = run("check", "--config", approver.toString());
+        assertThat(check.status()).as(check.out()).isZero();
+        assertThat(check.out()).startsWith("Serves: approve (approve, reject, list, show)\n")
+                .contains("propose (plan, read, explain, schema, mcp, jdbc:llmsafe:) needs connection and policy")
+                .contains("Store: version ").contains("Ready: yes");
+        Run checkApplier = run("check", "--config", applier.toString());
+        assertThat(checkApplier.out()).startsWith("Serves: approve (approve, reject, list, show), apply\n")
+                .contains("Apply connection: reachable");
+        assertThat(run("check", "--config", planner.toString()).out())
+                .startsWith("Serves: propose (plan, read, explain, schema, mcp, jdbc:llmsafe:), approve (approve, reject,"
+                        + " list, show), apply\n");
+    }
 }

@@ -45,7 +45,7 @@ final class CanonicalJson {
     static String config(LlmSafeConfig c) {
         return render(g -> {
             g.writeStartObject();
-            writeConnection(g, "connection", Optional.of(c.connection()));
+            writeConnection(g, "connection", c.planningConnection());
             writeConnection(g, "readConnection", c.readConnection());
             writeConnection(g, "applyConnection", c.applyConnection());
             writeConnection(g, "storeConnection", c.storeConnection());
@@ -59,8 +59,10 @@ final class CanonicalJson {
             g.writeNumberField("planExpiryHours", c.planExpiryHours());
             g.writeNumberField("lockTimeoutMs", c.lockTimeoutMs());
             g.writeNumberField("statementTimeoutMs", c.statementTimeoutMs());
-            g.writeFieldName("policy");
-            writePolicy(g, c.policy());
+            if (c.policyIfAny().isPresent()) {
+                g.writeFieldName("policy");
+                writePolicy(g, c.policyIfAny().get());
+            }
             g.writeEndObject();
         });
     }

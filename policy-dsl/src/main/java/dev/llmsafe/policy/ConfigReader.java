@@ -51,7 +51,13 @@ final class ConfigReader {
         Obj root = object(JsonTree.parse(text, source), null);
         checkKeys(root, null, TOP_KEYS);
         LlmSafeConfig.Builder b = LlmSafeConfig.builder().source(source);
-        b.connection(connection(required(root, null, "connection"), "connection"));
+        // A configuration names what its process uses (LlmSafeConfig.serves): connection and policy may be
+        // left out by one that only approves (storeConnection) or applies (applyConnection and policy).
+        optional(root, "connection").ifPresent(m -> b.connection(connection(m.value(), "connection")));
+        if (optional(root, "connection").isEmpty() && optional(root, "storeConnection").isEmpty()) {
+            throw error(root, "connection", "required key is missing (a configuration that only approves, rejects,"
+                    + " lists and shows plans may name storeConnection instead)");
+        }
         optional(root, "readConnection").ifPresent(m -> b.readConnection(connection(m.value(), "readConnection")));
         optional(root, "applyConnection").ifPresent(m -> b.applyConnection(connection(m.value(), "applyConnection")));
         optional(root, "storeConnection").ifPresent(m -> b.storeConnection(connection(m.value(), "storeConnection")));
@@ -69,7 +75,11 @@ final class ConfigReader {
         optional(root, "lockTimeoutMs").ifPresent(m -> b.lockTimeoutMs(integer(m.value(), "lockTimeoutMs", 1, 600_000)));
         optional(root, "statementTimeoutMs").ifPresent(m ->
                 b.statementTimeoutMs(integer(m.value(), "statementTimeoutMs", 1, 3_600_000)));
-        b.policy(policy(required(root, null, "policy")));
+        optional(root, "policy").ifPresent(m -> b.policy(policy(m.value())));
+        if (optional(root, "policy").isEmpty() && optional(root, "connection").isPresent()) {
+            throw error(root, "policy", "required key is missing: a configuration with the planning connection"
+                    + " proposes, and needs the policy");
+        }
         return b.build();
     }
 

@@ -7,6 +7,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -18,6 +19,12 @@ import java.util.function.UnaryOperator;
  * {@code applyConnection} commits approved plans; {@code storeConnection} holds plans and audit
  * records. Each one left out falls back as documented in the README, and {@code llmsafe check}
  * says which of them share a credential.
+ *
+ * <p>A configuration names only what its process uses ({@link #serves()}): one for approving
+ * ({@code approve}, {@code reject}, {@code list}, {@code show}) needs only {@code storeConnection} and the
+ * seal key; one for applying adds {@code applyConnection} and the policy, which apply re-checks the plan
+ * against. Neither then holds the planning credential. {@link #connection()} and {@link #policy()} of a
+ * configuration without them say which key is missing.
  *
  * <p>String values may name environment variables: {@code ${NAME}} or {@code ${NAME:-default}};
  * {@code $${} writes a literal {@code ${}. Unknown keys, mis-cased keys and wrong types are errors
@@ -40,7 +47,7 @@ public final class LlmSafeConfig {
 
     private LlmSafeConfig(Builder b) {
         this.source = b.source;
-        this.connection = Objects.requireNonNull(b.connection, "connection is required");
+        this.connection = b.connection;
         this.readConnection = Optional.ofNullable(b.readConnection);
         this.applyConnection = Optional.ofNullable(b.applyConnection);
         this.storeConnection = Optional.ofNullable(b.storeConnection);
@@ -50,7 +57,11 @@ public final class LlmSafeConfig {
         this.planExpiryHours = b.planExpiryHours;
         this.lockTimeoutMs = b.lockTimeoutMs;
         this.statementTimeoutMs = b.statementTimeoutMs;
-        this.policy = Objects.requireNonNull(b.policy, "policy is required");
+        this.policy = b.policy;
+        if (connection == null && b.storeConnection == null) {
+            throw new IllegalArgumentException("connection is required, or storeConnection for a configuration that"
+                    + " only approves, rejects, lists and shows plans");
+        }
     }
 
     /**
@@ -122,9 +133,70 @@ public final class LlmSafeConfig {
         return source;
     }
 
-    /** The dry-run connection: a credential that can write, always rolled back. */
+    /**
+     * The dry-run connection: a credential that can write, always rolled back.
+     *
+     * @throws ConfigException when this configuration names none (one for approving or applying only)
+     */
     public ConnectionSettings connection() {
+        if (connection == null) {
+            throw missing("connection", "the planning connection");
+        }
         return connection;
+    }
+
+    /** The dry-run connection, when this configuration names one. */
+    public Optional<ConnectionSettings> planningConnection() {
+        return Optional.ofNullable(connection);
+    }
+
+    /** What a process with this configuration can do: the roles whose keys it names. */
+    public Set<Role> serves() {
+        Set<Role> roles = java.util.EnumSet.noneOf(Role.class);
+        if (connection != null && policy != null) {
+            roles.add(Role.PROPOSE);
+        }
+        roles.add(Role.APPROVE);
+        if ((connection != null || applyConnection.isPresent()) && policy != null) {
+            roles.add(Role.APPLY);
+        }
+        return roles;
+    }
+
+    /** What a process does with a configuration, and the commands of each. */
+    public enum Role {
+        /** Reads and plans: {@code jdbc:llmsafe:}, {@code plan}, {@code read}, {@code schema}, {@code mcp}. */
+        PROPOSE("propose (plan, read, explain, schema, mcp, jdbc:llmsafe:)", "connection and policy"),
+        /** {@code approve}, {@code reject}, {@code list}, {@code show}: the store alone. */
+        APPROVE("approve (approve, reject, list, show)", "storeConnection or connection"),
+        /** {@code apply}: the store, the apply credential and the policy it re-checks plans against. */
+        APPLY("apply", "applyConnection or connection, and policy");
+
+        private final String commands;
+        private final String needs;
+
+        Role(String commands, String needs) {
+            this.commands = commands;
+            this.needs = needs;
+        }
+
+        /** The commands of this role, for people. */
+        public String commands() {
+            return commands;
+        }
+
+        /** The keys this role needs, for people. */
+        public String needs() {
+            return needs;
+        }
+    }
+
+    private ConfigException missing(String key, String what) {
+        Set<Role> serves = serves();
+        return new ConfigException(source, 0, 0, key, "this configuration names no " + key + " (" + what
+                + "), so it serves " + serves.stream().map(Role::commands).collect(java.util.stream.Collectors.joining(
+                        " and ")) + " only; use the configuration of a process that " + (key.equals("policy")
+                        ? "proposes or applies" : "proposes") + ", or add " + key);
     }
 
     /** The connection reads run on, when separate. */
@@ -172,9 +244,21 @@ public final class LlmSafeConfig {
         return statementTimeoutMs;
     }
 
-    /** What the model may touch. */
+    /**
+     * What the model may touch.
+     *
+     * @throws ConfigException when this configuration names none (one for approving only)
+     */
     public Policy policy() {
+        if (policy == null) {
+            throw missing("policy", "what the model may touch");
+        }
         return policy;
+    }
+
+    /** The policy, when this configuration names one. */
+    public Optional<Policy> policyIfAny() {
+        return Optional.ofNullable(policy);
     }
 
     /**
@@ -189,7 +273,8 @@ public final class LlmSafeConfig {
     public String summary() {
         StringBuilder sb = new StringBuilder();
         sb.append("Configuration from ").append(source).append('\n');
-        sb.append("  connection       ").append(connection.describe()).append('\n');
+        sb.append("  connection       ").append(connection == null ? "(not set: this configuration does not propose)"
+                : connection.describe()).append('\n');
         sb.append("  readConnection   ").append(readConnection.map(ConnectionSettings::describe)
                 .orElse("(not set: reads use the caller's connection)")).append('\n');
         sb.append("  applyConnection  ").append(applyConnection.map(ConnectionSettings::describe)
@@ -202,8 +287,12 @@ public final class LlmSafeConfig {
         sb.append("  plans expire     after ").append(planExpiryHours).append(" hours\n");
         sb.append("  dry run bounds   ").append(lockTimeoutMs).append(" ms lock wait, ").append(statementTimeoutMs)
                 .append(" ms per statement\n");
-        for (String line : policy.summary().split("\n")) {
-            sb.append("  ").append(line).append('\n');
+        if (policy == null) {
+            sb.append("  policy           (not set: this configuration does not propose or apply)\n");
+        } else {
+            for (String line : policy.summary().split("\n")) {
+                sb.append("  ").append(line).append('\n');
+            }
         }
         return sb.toString();
     }
@@ -211,12 +300,12 @@ public final class LlmSafeConfig {
     @Override
     public boolean equals(Object o) {
         return o instanceof LlmSafeConfig c
-                && connection.equals(c.connection) && readConnection.equals(c.readConnection)
+                && Objects.equals(connection, c.connection) && readConnection.equals(c.readConnection)
                 && applyConnection.equals(c.applyConnection) && storeConnection.equals(c.storeConnection)
                 && schema.equals(c.schema) && sealKey.equals(c.sealKey)
                 && allowSelfApprove == c.allowSelfApprove && planExpiryHours == c.planExpiryHours
                 && lockTimeoutMs == c.lockTimeoutMs && statementTimeoutMs == c.statementTimeoutMs
-                && policy.equals(c.policy);
+                && Objects.equals(policy, c.policy);
     }
 
     @Override

@@ -335,4 +335,52 @@ class ConfigLoaderTest {
                 }""");
         assertThat(c.policy().tables()).hasSize(1);
     }
+
+    /** O5: a configuration names what its process uses: the approver's and the applier's need no planning credential. */
+    @Test
+    void O5_aConfigurationForApprovingOrApplyingNeedsNoPlanningCredential() {
+        String store = "\"storeConnection\": { \"url\": \"jdbc:postgresql://127.0.0.1:5432/app\", \"user\": \"llm_store\" },"
+                + " \"sealKey\": \"${LLMSAFE_SEAL_KEY}\"";
+        LlmSafeConfig approver = parse("{" + store + "}");
+        assertThat(approver.serves()).containsExactly(LlmSafeConfig.Role.APPROVE);
+        assertThat(approver.planningConnection()).isEmpty();
+        assertThat(approver.policyIfAny()).isEmpty();
+        assertThatThrownBy(approver::connection).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("names no connection").hasMessageContaining("approve (approve, reject, list, show) only");
+        assertThatThrownBy(approver::policy).isInstanceOf(ConfigException.class).hasMessageContaining("names no policy");
+        assertThat(LlmSafeConfig.parse(approver.toJson(), "again", env)).isEqualTo(approver);
+        assertThat(approver.summary()).contains("(not set: this configuration does not propose)");
+
+        LlmSafeConfig applier = parse("{" + store + ", \"applyConnection\": { \"url\": \"jdbc:postgresql://127.0.0.1:5432/app\","
+                + " \"user\": \"llm_apply\", \"password\": \"${LLMSAFE_APPLY_PASSWORD}\" }, \"policy\": {\"allow\": [\"orders\"]}}");
+        assertThat(applier.serves()).containsExactly(LlmSafeConfig.Role.APPROVE, LlmSafeConfig.Role.APPLY);
+        assertThat(applier.planningConnection()).isEmpty();
+
+        assertThat(parse(FULL).serves()).containsExactly(LlmSafeConfig.Role.PROPOSE, LlmSafeConfig.Role.APPROVE,
+                LlmSafeConfig.Role.APPLY);
+        // The per-role files of samples/roles/per-role serve what their comments say, and only the
+        // application's and the operator's hold the planning credential.
+        Path samples = Path.of("").toAbsolutePath();
+        while (!Files.isDirectory(samples.resolve("samples/roles/per-role"))) {
+            samples = samples.getParent();
+        }
+        samples = samples.resolve("samples/roles/per-role");
+        UnaryOperator<String> any = name -> "a-value-of-16-characters-or-more";
+        Map<String, java.util.Set<LlmSafeConfig.Role>> expected = Map.of(
+                "application.json", java.util.EnumSet.allOf(LlmSafeConfig.Role.class),
+                "operator.json", java.util.EnumSet.allOf(LlmSafeConfig.Role.class),
+                "approver.json", java.util.EnumSet.of(LlmSafeConfig.Role.APPROVE),
+                "applier.json", java.util.EnumSet.of(LlmSafeConfig.Role.APPROVE, LlmSafeConfig.Role.APPLY));
+        for (Map.Entry<String, java.util.Set<LlmSafeConfig.Role>> e : expected.entrySet()) {
+            LlmSafeConfig c = LlmSafeConfig.load(samples.resolve(e.getKey()), any);
+            assertThat(c.serves()).as(e.getKey()).isEqualTo(e.getValue());
+            assertThat(c.planningConnection().isPresent()).as(e.getKey()).isEqualTo(e.getValue().contains(LlmSafeConfig.Role.PROPOSE));
+        }
+
+        // Nothing to reach at all, or the planning credential without what it proposes under: refused, located.
+        assertThat(errorOf("{\"sealKey\": \"${LLMSAFE_SEAL_KEY}\"}")).contains("connection: required key is missing")
+                .contains("storeConnection");
+        assertThat(errorOf("{\"connection\": {\"url\": \"jdbc:sqlite:/srv/app.db\"}}"))
+                .contains("policy: required key is missing");
+    }
 }
