@@ -439,4 +439,24 @@ class CliTest {
                 .startsWith("Serves: propose (plan, read, explain, schema, mcp, jdbc:llmsafe:), approve (approve, reject,"
                         + " list, show), apply\n");
     }
+
+    /** O2: integers are the same JSON type on every database: numbers up to 2^53, digits in a string beyond. */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void O2_integersAreTheSameJsonTypeOnEveryDatabase(Engine engine) throws Exception {
+        ScratchDatabase db = seeded(dbs.fresh(engine));
+        db.execute("CREATE TABLE counters (id INT PRIMARY KEY, small BIGINT, edge BIGINT, big BIGINT, neg BIGINT)",
+                "INSERT INTO counters VALUES (1, 42, 9007199254740992, 9007199254740993, -9223372036854775808)");
+        config(db);
+        Path file = dir.resolve("llmsafe.json");
+        Files.writeString(file, Files.readString(file).replace("\"allow\": [\"orders\", \"members\"]",
+                "\"allow\": [\"orders\", \"members\", \"counters\"]"));
+        for (String sql : List.of("SELECT id, small, edge, big, neg FROM counters",
+                "SELECT id, small + 0 AS small, edge, big * 1 AS big, neg FROM counters")) {
+            Run r = run("read", sql, "--json");
+            assertThat(r.status()).as(r.err()).isZero();
+            JsonNode row = new ObjectMapper().readTree(r.out()).get("rows").get(0);
+            assertThat(row.toString()).as(sql).isEqualTo("[1,42,9007199254740992,\"9007199254740993\",\"-9223372036854775808\"]");
+        }
+    }
 }
