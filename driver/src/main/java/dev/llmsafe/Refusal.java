@@ -65,6 +65,11 @@ public enum Refusal {
     MIXED("25006"),
     /** R3: a function that reaches files, the network, other sessions or arbitrary queries. */
     FORBIDDEN_FUNCTION("42501"),
+    /**
+     * The database refused the read connection's credential a table the policy allows: a grant is
+     * missing (samples/roles); {@code llmsafe check} names the tables.
+     */
+    NOT_GRANTED("42501"),
     /** R5: a read whose estimated cost is above the bound. */
     COST_TOO_HIGH("54000"),
     /** R12: a value larger than the bytes a read may return, or a result the driver refused to buffer. */

@@ -149,9 +149,12 @@ class EnvironmentRulesEndToEndTest {
                 + " table by this name: check the name, the schema setting and the credential's privileges");
         if (d.roles() != null) {
             assertThat(table(more, "child").get("state").asText()).isEqualTo("NOT_READY");
-            assertThat(texts(table(more, "child").get("problems"))).singleElement().satisfies(p -> assertThat(p)
-                    .startsWith("the probe failed: ").contains("child")
-                    .endsWith("A dry run needs SELECT, UPDATE and DELETE on it for the planning credential (samples/roles)"));
+            // Neither the planning role nor the read role was granted it: both findings (E10).
+            List<String> problems = texts(table(more, "child").get("problems"));
+            assertThat(problems).hasSize(2);
+            assertThat(problems.get(0)).startsWith("the probe failed: ").contains("child")
+                    .endsWith("A dry run needs SELECT, UPDATE and DELETE on it for the planning credential (samples/roles)");
+            assertThat(problems.get(1)).startsWith("the read connection (").contains("cannot read it");
         } else {
             // A file has no grants: whoever opens it may write every table.
             assertThat(table(more, "child").get("state").asText()).isEqualTo("READY");

@@ -156,6 +156,27 @@ class OperatorRulesEndToEndTest {
     }
 
     /**
+     * E10: on the four-role deployment, an allowlisted table the read role was never granted: check says it
+     * is not ready and names the grant, and `llmsafe read` of it is NOT_GRANTED (exit 1) on PostgreSQL and
+     * MariaDB, where it was an unexpected error and a wrong TABLE_NOT_ALLOWED.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
+    void E10_aTableTheReadRoleWasNotGrantedIsFoundByCheckAndItsReadIsNotGranted(Engine engine) throws Exception {
+        Deployed d = e2e.deployed(engine);
+        d.app().execute("CREATE TABLE IF NOT EXISTS archive_e10 (id INT PRIMARY KEY, note VARCHAR(20))");
+        String config = PlanCommands.variant(d, "e10", t -> t.replace("\"allow\": [\"orders\"]", "\"allow\": [\"orders\", \"archive_e10\"]"));
+        Run check = d.llmsafe("check", "--config", config);
+        assertThat(check.status()).as(check.all()).isEqualTo(Main.NOT_READY);
+        assertThat(check.out()).contains("archive_e10").contains("the read connection (").contains("cannot read it")
+                .contains("Grant it SELECT");
+        Run read = d.llmsafe("read", "SELECT id FROM archive_e10", "--config", config);
+        assertThat(read.status()).as(read.all()).isEqualTo(Main.REFUSED);
+        assertThat(read.err()).startsWith("Refused (NOT_GRANTED)");
+        assertThat(ok(d.llmsafe("read", "SELECT id FROM orders WHERE id = " + O2, "--config", config)).out()).contains("1 row");
+    }
+
+    /**
      * O3: the launcher runs the executable jar through a symbolic link, and from a copied directory of
      * {@code bin/llmsafe} and {@code lib/}, and the jar says its version and build.
      */

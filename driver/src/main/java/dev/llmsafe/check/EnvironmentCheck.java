@@ -9,6 +9,7 @@ import dev.llmsafe.check.Deployment.Role;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.TableInfo;
 import dev.llmsafe.policy.ConnectionSettings;
+import dev.llmsafe.policy.QualifiedName;
 import dev.llmsafe.policy.TablePolicy;
 import dev.llmsafe.sql.SqlDialect;
 import dev.llmsafe.store.PlanStore;
@@ -38,6 +39,51 @@ public final class EnvironmentCheck {
         this.deployment = deployment;
     }
 
+    /**
+     * Issue 19: every allowlisted table is read once by the read connection, so that a table the read
+     * credential has no grant on is this report's finding and not a read's surprise (PostgreSQL's
+     * "permission denied", MySQL's and MariaDB's catalog hiding the table). A table it cannot read is not
+     * ready, whatever the planning connection can do there.
+     */
+    private List<TableStatus> readable(Dialect dialect, List<TableStatus> tables) throws SQLException {
+        List<TablePolicy> policies = List.copyOf(deployment.config().policy().tables().values());
+        List<TableStatus> out = new ArrayList<>(tables.size());
+        try (Connection c = deployment.pool(Role.READ).getConnection()) {
+            dialect.initConnection(c);
+            for (int i = 0; i < tables.size(); i++) {
+                TableStatus t = tables.get(i);
+                Optional<String> denied = t.resolved() == null ? Optional.empty() : unreadable(dialect, c,
+                        policies.get(i).name());
+                if (denied.isEmpty()) {
+                    out.add(t);
+                    continue;
+                }
+                List<String> problems = new ArrayList<>(t.problems());
+                problems.add("the read connection (" + deployment.settings(Role.READ).describe() + ") cannot read it: "
+                        + denied.get() + ". Grant it SELECT, as samples/roles does for the read role; until then every"
+                        + " read of it is refused (NOT_GRANTED)");
+                out.add(new TableStatus(t.name(), t.resolved(), State.NOT_READY, problems, t.measured()));
+            }
+        }
+        return out;
+    }
+
+    /** Why the read connection cannot read the table, or nothing when it can. */
+    private static Optional<String> unreadable(Dialect dialect, Connection c, QualifiedName name) throws SQLException {
+        try (Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT * FROM " + dialect.renderAsWritten(name) + " WHERE 1 = 0")) {
+            return Optional.empty();
+        } catch (SQLException e) {
+            if (dialect.isPrivilegeDenied(e)) {
+                return Optional.of(e.getMessage());
+            }
+            if (dialect.table(c, name).isEmpty()) {
+                return Optional.of("its catalog does not show it (" + e.getMessage() + ")");
+            }
+            throw e;
+        }
+    }
+
     /** Runs every check. */
     public CheckReport run() throws SQLException {
         Dialect dialect = deployment.dialect();
@@ -49,6 +95,7 @@ public final class EnvironmentCheck {
                 tables.add(probe.probe(c, tp));
             }
         }
+        tables = readable(dialect, tables);
         StoreStatus store = store();
         List<Guard> guards = guards(tables);
         List<String> notes = new ArrayList<>();

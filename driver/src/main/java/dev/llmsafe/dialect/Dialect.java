@@ -253,6 +253,28 @@ public interface Dialect {
     boolean isReadOnlyViolation(SQLException e);
 
     /**
+     * Whether the catalog shows a role only the tables it has a privilege on, so that a table it was not
+     * granted looks like no table at all (MySQL and MariaDB; PostgreSQL's catalog shows every table).
+     */
+    default boolean catalogHidesUngrantedTables() {
+        return false;
+    }
+
+    /**
+     * Whether an error is the server refusing a statement for lack of a privilege: PostgreSQL's 42501,
+     * MySQL's and MariaDB's 1142 (table), 1143 (column) and 1370 (routine); SQLite has no privileges.
+     */
+    default boolean isPrivilegeDenied(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && ("42501".equals(s.getSQLState()) || s.getErrorCode() == 1142
+                    || s.getErrorCode() == 1143 || s.getErrorCode() == 1370)) {
+                return !(t instanceof dev.llmsafe.RefusedException);
+            }
+        }
+        return false;
+    }
+
+    /**
      * R1: the functions among {@code names} that are stored routines written in SQL or a procedural
      * language, which can read any table the credential can, whatever the allowlist says. Built-in
      * functions (and those implemented in C) are not returned.

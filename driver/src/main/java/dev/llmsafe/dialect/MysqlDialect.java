@@ -376,6 +376,11 @@ final class MysqlDialect implements Dialect {
     }
 
     @Override
+    public boolean catalogHidesUngrantedTables() {
+        return true;
+    }
+
+    @Override
     public boolean isReadOnlyViolation(SQLException e) {
         return e.getErrorCode() == 1792 || "25006".equals(e.getSQLState());
     }

@@ -51,6 +51,25 @@ final class Allowlist {
     }
 
     /**
+     * A name the connection cannot resolve. When the policy allows a table of that name, its catalog hides
+     * the table for want of a grant (MySQL and MariaDB show a role only the tables it has privileges on):
+     * NOT_GRANTED, saying so; otherwise it is no table the policy allows.
+     */
+    private RefusedException unseen(QualifiedName name) {
+        boolean qualified = name.qualifier() != null;
+        // MySQL and MariaDB compare table names without case on the systems llmsafe supports here.
+        boolean allowlisted = dialect.catalogHidesUngrantedTables() && policy.tables().keySet().stream().anyMatch(t -> qualified
+                ? t.toString().equalsIgnoreCase(name.toString()) : t.last().text().equalsIgnoreCase(name.last().text()));
+        if (allowlisted) {
+            return new RefusedException(Refusal.NOT_GRANTED, name + " is allowed by the policy, but this connection's"
+                    + " credential cannot see it: grant it SELECT there, as samples/roles does for the read role"
+                    + " (`llmsafe check` names every such table). Nothing was read.");
+        }
+        return new RefusedException(Refusal.TABLE_NOT_ALLOWED, name + " is not a table this connection can see, so it"
+                + " is not one the policy allows. Read an allowlisted table.");
+    }
+
+    /**
      * Checks a read's tables and functions.
      *
      * @return the tables it reads, as the database names them
@@ -60,9 +79,7 @@ final class Allowlist {
         Map<TableRef, TablePolicy> allowed = allowedTables();
         Set<TableRef> refs = new LinkedHashSet<>();
         for (QualifiedName name : a.tables()) {
-            TableRef ref = resolve(name).orElseThrow(() -> new RefusedException(Refusal.TABLE_NOT_ALLOWED, name
-                    + " is not a table this connection can see, so it is not one the policy allows. Read an"
-                    + " allowlisted table."));
+            TableRef ref = resolve(name).orElseThrow(() -> unseen(name));
             if (!allowed.containsKey(ref)) {
                 throw new RefusedException(Refusal.TABLE_NOT_ALLOWED, ref + " is not in the policy's allowlist"
                         + " (policy.allow), so it cannot be read through this connection. Read an allowlisted table,"

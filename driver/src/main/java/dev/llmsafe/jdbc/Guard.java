@@ -366,6 +366,12 @@ final class Guard {
         if (dialect.isResultTooLarge(e)) {
             return ReadBytes.translate(e, dialect, exec, policy.read().maxBytes());
         }
+        if (dialect.isPrivilegeDenied(e)) {
+            return new RefusedException(Refusal.NOT_GRANTED, "the database refused this read for lack of a privilege ("
+                    + e.getMessage() + "): the read connection's credential needs SELECT on the allowlisted tables it"
+                    + " reads, as samples/roles grants it; `llmsafe check` names the tables it cannot read. Nothing"
+                    + " was read.", e);
+        }
         if (dialect.isReadOnlyViolation(e)) {
             return new RefusedException(Refusal.MIXED, "the database refused to write while running a read ("
                     + e.getMessage() + "): reads run in a read-only session. Nothing was changed. Send an UPDATE or"

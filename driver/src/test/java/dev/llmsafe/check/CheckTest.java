@@ -156,9 +156,11 @@ class CheckTest {
             CheckReport r = new EnvironmentCheck(d).run();
             assertThat(table(r, "ok_t").state()).isEqualTo(State.READY);
             assertThat(table(r, "ungranted_t").state()).isEqualTo(State.NOT_READY);
-            assertThat(table(r, "ungranted_t").problems()).singleElement().satisfies(p -> assertThat(p)
+            // Reads use the planning credential here (no readConnection), so they cannot read it either (E10).
+            assertThat(table(r, "ungranted_t").problems()).hasSize(2).first().satisfies(p -> assertThat(p)
                     .startsWith("the probe failed: ").contains("ungranted_t").endsWith("A dry run needs SELECT, UPDATE and DELETE"
                             + " on it for the planning credential (samples/roles)"));
+            assertThat(table(r, "ungranted_t").problems().get(1)).contains("the read connection (").contains("cannot read it");
             assertThat(r.ready()).isFalse();
         }
     }
@@ -267,5 +269,50 @@ class CheckTest {
                 }
             }
         }
+    }
+
+    /**
+     * E10: check proves the read connection can read every allowlisted table; one it cannot is not ready
+     * and says which grant is missing, and a read of it through the guard is NOT_GRANTED on every
+     * database (PostgreSQL's "permission denied", MariaDB's 1142 or its catalog hiding the table), never
+     * an unexpected error or a wrong TABLE_NOT_ALLOWED.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
+    void E10_checkProvesTheReadConnectionCanReadEveryAllowlistedTable(Engine engine) throws SQLException {
+        ScratchDatabase db = schema(engine);
+        // The read role may read ok_t and nothing else.
+        TestRole reader = engine == Engine.POSTGRES
+                ? db.createRole("GRANT USAGE ON SCHEMA {db} TO {role}", "GRANT SELECT ON {db}.ok_t TO {role}")
+                : db.createRole("GRANT SELECT ON {db}.ok_t TO {role}");
+        LlmSafeConfig config = config(db).readConnection(ConnectionSettings.of(db.url(), reader.name(), reader.password()))
+                .build();
+        try (Deployment d = new Deployment(config, Clock.systemUTC())) {
+            CheckReport r = new EnvironmentCheck(d).run();
+            assertThat(table(r, "ok_t").problems()).noneMatch(p -> p.contains("read connection"));
+            TableStatus ro = table(r, "ro_t");
+            assertThat(ro.state()).isEqualTo(State.NOT_READY);
+            assertThat(ro.problems()).anySatisfy(p -> assertThat(p).contains("the read connection (")
+                    .contains("cannot read it").contains("Grant it SELECT"));
+            assertThat(r.ready()).isFalse();
+        }
+        try (com.zaxxer.hikari.HikariDataSource pool = readSource(db, reader);
+             java.sql.Connection c = new dev.llmsafe.jdbc.LlmSafeDataSource(pool, config.policy()).getConnection();
+             java.sql.Statement st = c.createStatement()) {
+            assertThat(st.executeQuery("SELECT id FROM ok_t").next()).isTrue();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> st.executeQuery("SELECT id FROM ro_t"))
+                    .isInstanceOf(dev.llmsafe.RefusedException.class)
+                    .satisfies(e -> assertThat(((dev.llmsafe.RefusedException) e).code()).isEqualTo(dev.llmsafe.Refusal.NOT_GRANTED))
+                    .hasMessageContaining("SELECT");
+        }
+    }
+
+    private static com.zaxxer.hikari.HikariDataSource readSource(ScratchDatabase db, TestRole role) {
+        com.zaxxer.hikari.HikariConfig hc = new com.zaxxer.hikari.HikariConfig();
+        hc.setJdbcUrl(db.url());
+        hc.setUsername(role.name());
+        hc.setPassword(role.password());
+        hc.setMaximumPoolSize(1);
+        return new com.zaxxer.hikari.HikariDataSource(hc);
     }
 }
