@@ -66,12 +66,13 @@ class CardRulesEndToEndTest {
                             + " only): a statement is cancelled from the client when it runs past the bound, which was"
                             + " measured on MariaDB only.");
                 }
-                out.add("InnoDB counts the rows a transaction writes in total, not per table: side effects are measured"
-                        + " as a number of rows, without the tables they are in.");
+                out.add("The side-effect measure is the session's count of rows written (Handler_write, Handler_update,"
+                        + " Handler_delete), in all tables together: side effects are measured as a number of rows,"
+                        + " without the tables they are in.");
+                out.add("That count does not see what a foreign key's ON DELETE or ON UPDATE action writes: a statement"
+                        + " that could fire a CASCADE, SET NULL or SET DEFAULT is refused from the catalog"
+                        + " (CASCADE_SIDE_EFFECTS).");
                 out.add("Foreign keys from other databases are visible only to a credential with privileges there.");
-                out.add("The side-effect measure comes from INNODB_TRX, which the server refreshes only when nobody has"
-                        + " read it for 0.1 s: a tool reading it several times a second can keep a dry run from"
-                        + " measuring, and the dry run is then refused (SIDE_EFFECTS_UNKNOWN).");
                 yield out;
             }
             case SQLITE -> List.of(
