@@ -459,8 +459,12 @@ class EnvironmentRulesEndToEndTest {
         List<String> limits = switch (d.flavor()) {
             case POSTGRES -> List.of("Sequence values a trigger or a default takes during the dry run are not given back"
                     + " by ROLLBACK.");
-            case MARIADB, MYSQL -> List.of("InnoDB counts the rows a transaction writes in total, not per table: side"
-                    + " effects are measured as a number of rows, without the tables they are in.",
+            case MARIADB, MYSQL -> List.of("The side-effect measure is the session's count of rows written"
+                    + " (Handler_write, Handler_update, Handler_delete), in all tables together: side effects are"
+                    + " measured as a number of rows, without the tables they are in.",
+                    "That count does not see what a foreign key's ON DELETE or ON UPDATE action writes: a statement"
+                            + " that could fire a CASCADE, SET NULL or SET DEFAULT is refused from the catalog"
+                            + " (CASCADE_SIDE_EFFECTS).",
                     "Foreign keys from other databases are visible only to a credential with privileges there.");
             case SQLITE -> List.of("SQLite has no row locks: the dry run holds the whole database's write lock while it"
                     + " runs.", "SQLite has no statement timeout", "SQLite counts the rows a connection writes in"
