@@ -474,13 +474,13 @@ class PlannerCatalogTest {
     void D15_aCatalogTheCredentialCannotFullySeeIsCascadesUnknown() throws SQLException {
         ScratchDatabase db = dbs.get(Engine.MYSQL);
         db.execute("CREATE TABLE d15h (id INT PRIMARY KEY, v INT)", "INSERT INTO d15h VALUES (1, 1)");
-        TestRole role = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.d15h TO {role}", "GRANT PROCESS ON *.* TO {role}");
+        TestRole role = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.d15h TO {role}");
         try (Planning p = new Planning(db, role)) {
             assertRefused(() -> p.plan(allow("d15h", "x"), "UPDATE d15h SET v = 2 WHERE id = 1"),
                     Refusal.CASCADES_UNKNOWN, "GRANT REFERENCES ON `" + db.name() + "`.* TO '" + role.name() + "'@'%';");
         }
         TestRole enough = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.d15h TO {role}",
-                "GRANT REFERENCES ON {db}.* TO {role}", "GRANT PROCESS ON *.* TO {role}");
+                "GRANT REFERENCES ON {db}.* TO {role}");
         try (Planning p = new Planning(db, enough)) {
             assertThat(p.plan(allow("d15h", "x"), "UPDATE d15h SET v = 2 WHERE id = 1").rowCount()).isEqualTo(1);
         }
@@ -504,7 +504,7 @@ class PlannerCatalogTest {
         String notMatching = prefix.toUpperCase(java.util.Locale.ROOT);
         for (String pattern : List.of(prefix, escaped, underscore, name)) {
             TestRole role = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.d15g TO {role}",
-                    "GRANT REFERENCES ON `" + pattern + "`.* TO {role}", "GRANT PROCESS ON *.* TO {role}");
+                    "GRANT REFERENCES ON `" + pattern + "`.* TO {role}");
             try (Planning p = new Planning(db, role)) {
                 assertThat(p.plan(allow("d15g", "x"), "UPDATE d15g SET v = 3 WHERE id = 2").rowCount()).as(pattern)
                         .isEqualTo(1);
@@ -519,8 +519,7 @@ class PlannerCatalogTest {
         List<List<String>> unseen = List.of(List.of("GRANT REFERENCES ON `" + notMatching + "`.* TO {role}"),
                 List.of("GRANT REFERENCES ON `" + prefix + "`.* TO {role}", "GRANT SELECT ON {db}.* TO {role}"));
         for (List<String> grants : unseen) {
-            List<String> all = new java.util.ArrayList<>(List.of("GRANT SELECT, UPDATE, DELETE ON {db}.d15g TO {role}",
-                    "GRANT PROCESS ON *.* TO {role}"));
+            List<String> all = new java.util.ArrayList<>(List.of("GRANT SELECT, UPDATE, DELETE ON {db}.d15g TO {role}"));
             all.addAll(grants);
             TestRole role = db.createRole(all.toArray(String[]::new));
             try (Planning p = new Planning(db, role)) {
