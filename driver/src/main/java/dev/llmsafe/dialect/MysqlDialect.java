@@ -11,6 +11,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -277,7 +278,7 @@ final class MysqlDialect implements Dialect {
 
     /** Handler_write, Handler_update and Handler_delete of this session, in one query. */
     private static Writes.Counts handlerCounts(Connection c) throws SQLException {
-        Map<String, Long> counts = new java.util.HashMap<>();
+        Map<String, Long> counts = new HashMap<>();
         for (Object[] r : Jdbc.query(c, "SHOW SESSION STATUS WHERE Variable_name IN"
                         + " ('Handler_write', 'Handler_update', 'Handler_delete')",
                 rs -> new Object[] {rs.getString(1).toLowerCase(Locale.ROOT), rs.getLong(2)})) {

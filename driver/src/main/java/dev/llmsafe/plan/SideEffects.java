@@ -7,6 +7,7 @@ import dev.llmsafe.dialect.Writes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * D14: what the transaction wrote, as the database counts it, must be exactly the rows the card shows.
@@ -67,13 +68,13 @@ final class SideEffects {
      * so there it is believed only where no trigger fires; a stored function, the only other writer in
      * the session, is refused before the statement runs (FORBIDDEN_FUNCTION).
      */
-    private static java.util.Optional<String> session(Writes.Counts n, boolean delete, long matched, long changed,
+    private static Optional<String> session(Writes.Counts n, boolean delete, long matched, long changed,
             boolean trigger) throws RefusedException {
         String counted = n.inserted() + " inserted, " + n.updated() + " updated, " + n.deleted() + " deleted";
         boolean own = delete ? n.inserted() == 0 && n.updated() == 0 && n.deleted() == matched
                 : n.inserted() == 0 && n.deleted() == 0 && n.updated() >= changed && n.updated() <= matched;
         if (!own) {
-            return java.util.Optional.of("the session wrote " + counted + " where the card shows " + matched + " "
+            return Optional.of("the session wrote " + counted + " where the card shows " + matched + " "
                     + (delete ? "deleted" : "updated") + " (the database does not say in which tables)");
         }
         if (!delete && n.updated() != changed && trigger) {
@@ -83,6 +84,6 @@ final class SideEffects {
                     + " cannot be told apart from those rows. Leave the rows that already hold the new values out"
                     + " of the WHERE clause.");
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 }
