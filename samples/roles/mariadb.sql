@@ -19,7 +19,7 @@
 --                      One copy of the statement per table.
 --
 -- Run it as an account that may create databases and users and holds what it grants WITH GRANT
--- OPTION (PROCESS included), for example root through the unix socket:
+-- OPTION, for example root through the unix socket:
 --   mariadb --protocol=socket -u root < roles.sql
 --
 -- MariaDB filters information_schema by privilege and answers "none" for what it hides: a zero, not
@@ -58,24 +58,21 @@ GRANT UPDATE, DELETE ON {database}.{written_table} TO {plan_role};
 -- further grant on MariaDB 10.11.
 GRANT REFERENCES ON {database}.* TO {plan_role};
 
--- F22 to F25: reading INFORMATION_SCHEMA.INNODB_TRX, the side-effect measure of D14, needs PROCESS
--- (error 1227 without it, and then every plan is SIDE_EFFECTS_UNKNOWN). PROCESS is global and also
--- shows this account every session's current statement text (SHOW PROCESSLIST): keep the planning
--- credential out of the model's reach, as every credential.
-GRANT PROCESS ON *.* TO {plan_role};
+-- F22, F39 to F42: the side-effect measure of D14 is the session's own status counters (SHOW SESSION
+-- STATUS), which need no privilege: no PROCESS, which would show this account every session's
+-- statement text.
 
 
 -- role: apply    (llmsafe.json "applyConnection": commits approved plans)
 -- Apply repeats what the dry run did, for real, and re-checks everything on the way (A2 to A6): it
 -- re-reads the catalog (REFERENCES, as above), locks and re-reads the rows, runs the statement, and
--- measures side effects the same way (PROCESS, as above). So it needs exactly the planning account's
+-- measures side effects the same way. So it needs exactly the planning account's
 -- privileges, and it must be an account of its own: the credential the model's tools reach is then
 -- not the one that commits.
 CREATE USER {apply_role} IDENTIFIED BY '{apply_password}';
 GRANT SELECT ON {database}.{read_table} TO {apply_role};
 GRANT UPDATE, DELETE ON {database}.{written_table} TO {apply_role};
 GRANT REFERENCES ON {database}.* TO {apply_role};
-GRANT PROCESS ON *.* TO {apply_role};
 
 
 -- role: store    (llmsafe.json "storeConnection": plans and the audit trail)

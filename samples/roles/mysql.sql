@@ -2,8 +2,7 @@
 -- llmsafe.json, so that each separation is enforced by the database and not only by llmsafe.
 --
 -- NOT MEASURED on this project's CI, which has no MySQL server. The planning grants are the ones the
--- seed measured on MySQL 8.4.11, plus PROCESS, which MySQL documents for INNODB_TRX. The conformance
--- suite checks the "plan" section (facts F20 to F25) wherever Docker runs a mysql:8.4 container, and
+-- seed measured on MySQL 8.4.11. The conformance suite checks the "plan" section (facts F20 to F25) wherever Docker runs a mysql:8.4 container, and
 -- the harness checks it on your server: run it before you rely on this file.
 --
 -- Placeholders: replace every one before running (README.md in this directory shows how).
@@ -19,7 +18,7 @@
 --                      One copy of the statement per table.
 --
 -- Run it as an account that may create databases and users and holds what it grants WITH GRANT
--- OPTION (PROCESS included).
+-- OPTION.
 
 
 -- role: read    (llmsafe.json "readConnection": the reads a model asks for)
@@ -44,8 +43,8 @@ GRANT UPDATE, DELETE ON {database}.{written_table} TO {plan_role};
 GRANT SELECT ON {database}.* TO {plan_role};
 GRANT TRIGGER ON {database}.* TO {plan_role};
 
--- Reading INFORMATION_SCHEMA.INNODB_TRX, the side-effect measure of D14, needs PROCESS.
-GRANT PROCESS ON *.* TO {plan_role};
+-- The side-effect measure of D14 is the session's own status counters (SHOW SESSION STATUS), which
+-- need no privilege.
 
 
 -- role: apply    (llmsafe.json "applyConnection": commits approved plans)
@@ -55,7 +54,6 @@ CREATE USER {apply_role} IDENTIFIED BY '{apply_password}';
 GRANT UPDATE, DELETE ON {database}.{written_table} TO {apply_role};
 GRANT SELECT ON {database}.* TO {apply_role};
 GRANT TRIGGER ON {database}.* TO {apply_role};
-GRANT PROCESS ON *.* TO {apply_role};
 
 
 -- role: store    (llmsafe.json "storeConnection": plans and the audit trail)

@@ -126,7 +126,7 @@ public enum Refusal {
     NO_CHANGE("02000"),
     /** D14: the statement writes more than the rows shown (a trigger, a cascade, a rule). */
     SIDE_EFFECTS("42501"),
-    /** D14: what the statement writes besides the rows shown cannot be measured. */
+    /** D14: what the statement writes besides the rows shown cannot be measured, or told apart from them. */
     SIDE_EFFECTS_UNKNOWN("42501"),
     /** D15: a table whose writes a ROLLBACK cannot undo. */
     NOT_TRANSACTIONAL("42501"),

@@ -45,7 +45,14 @@ enum Fact {
     F35("another session's UPDATE while a result set is open in auto-commit mode", HoldFacts::openResultSet),
     F36("a value of 20000000 characters computed by the server, driver defaults", HoldFacts::hugeValue),
     F37("the driver's or database's own 1 MiB limit against a value of 2000000 characters", HoldFacts::ownLimit),
-    F38("measure of an UPDATE whose trigger writes the same row, or another row, again", SideEffectFacts::sameRowTrigger);
+    F38("measure of an UPDATE whose trigger writes the same row, or another row, again", SideEffectFacts::sameRowTrigger),
+    F39("measure of plain statements on 3 rows: UPDATE, the same UPDATE again, SET v = v, DELETE, none matched",
+            SideEffectFacts::plainStatements),
+    F40("measure of an UPDATE and a DELETE with ON UPDATE / ON DELETE SET NULL children (2 rows)",
+            SideEffectFacts::setNull),
+    F41("measure of a trigger calling a writing procedure, and of a writing function in SET and in WHERE",
+            SideEffectFacts::writingRoutines),
+    F42("measure of an UPDATE of 3 rows whose WHERE reads a derived table", SideEffectFacts::internalTemporaryTable);
 
     private final String title;
     private final Probe probe;

@@ -118,30 +118,48 @@ final class Guarantees {
             case F21 -> catalog(a, f, f == Flavor.POSTGRES ? "pg_constraint CASCADE" : "CASCADE",
                     "an inbound ON DELETE CASCADE and its rule", "a DELETE could remove rows in another table that the"
                             + " card does not show (D15)");
-            case F22 -> measure(a, f, "accounts 1 updated + audit 1 inserted", "2 rows modified",
+            case F22 -> measure(a, f, "accounts 1 updated + audit 1 inserted", "Handler_write 1 + Handler_update 1",
                     "2 (changes() 1), measured 2 changes", "a trigger's write");
-            case F23 -> measure(a, f, "child 2 deleted + parent 1 deleted", "3 rows modified",
+            case F23 -> innodb ? cascadeUncounted(a, "Handler_delete 1", "ON DELETE CASCADE")
+                    : measure(a, f, "child 2 deleted + parent 1 deleted", null,
                     "3 (changes() 1), measured 3 changes", "the rows an ON DELETE CASCADE deletes");
-            case F24 -> measure(a, f, "child 2 updated + parent 1 updated", "3 rows modified",
+            case F24 -> innodb ? cascadeUncounted(a, "Handler_update 1", "ON UPDATE CASCADE")
+                    : measure(a, f, "child 2 updated + parent 1 updated", null,
                     "3 (changes() 1), measured 3 changes", "the rows an ON UPDATE CASCADE changes");
             case F25 -> t.equals(switch (f) {
                 case POSTGRES -> "reported 1, measured accounts 1 updated";
-                case MARIADB, MYSQL -> "reported 1, measured 2 rows modified";
+                case MARIADB, MYSQL -> "reported 1, measured Handler_update 1";
                 case SQLITE -> "reported 1 (changes() 1), measured 1 change";
-            }) ? holds(innodb ? "InnoDB counts an UPDATE of the primary key twice, and llmsafe allows for it (D14)."
-                    : "An UPDATE of the primary key counts once (D14).")
+            }) ? holds("An UPDATE of the primary key counts once (D14).")
                     : fails("An UPDATE of the primary key is counted differently from what llmsafe allows for: plans"
                             + " that change a key would be refused, or a side effect mistaken for the key change (D14).");
-            case F26 -> t.equals("no row for the transaction until it touches InnoDB") || AT_BEGIN.matcher(t).matches()
+            case F26 -> AT_BEGIN.matcher(t).matches()
                     ? holds("The side-effect measure is taken as a difference of two reads inside the dry run's"
                             + " transaction, whatever it shows at BEGIN (D14).") : null;
-            case F27 -> innodb ? (a.find("read 0.12 s after the last read").orElse("").equals("up to date")
-                    ? holds("INNODB_TRX is a snapshot refreshed only after 0.1 s without readers: llmsafe waits that"
-                            + " out and checks that the snapshot is its own (D14).")
-                    : fails("INNODB_TRX is not up to date even after 0.1 s without readers: side effects could be"
-                            + " missed, or every plan is SIDE_EFFECTS_UNKNOWN (D14)."))
-                    : t.equals("read at once: up to date") ? holds("The side-effect measure is live (D14).")
+            case F27 -> t.equals("read at once: up to date") ? holds("The side-effect measure is live (D14).")
                     : fails("The side-effect measure lags behind the statement here: a side effect could be missed (D14).");
+            case F39 -> plain(a, f);
+            case F40 -> innodb ? (a.find("ON UPDATE SET NULL").orElse("").equals("reported 1, measured Handler_update 1")
+                    && a.find("ON DELETE SET NULL").orElse("").equals("reported 1, measured Handler_delete 1")
+                    ? limit("The session's counters do not count what ON UPDATE / ON DELETE SET NULL writes: llmsafe"
+                            + " refuses a statement that could fire one from the catalog (CASCADE_SIDE_EFFECTS, D15).")
+                    : fails("The session's counters count SET NULL actions differently from what llmsafe was built"
+                            + " on (D14, D15)."))
+                    : t.contains("child 2 updated") || t.contains("measured 3 changes")
+                            ? holds("The side-effect measure counts the rows a SET NULL action writes (D14).")
+                            : fails("The side-effect measure does not count what a SET NULL action writes (D14).");
+            case F41 -> a.find("trigger calling a procedure").orElse("").matches("reported 1, measured .*(log 1 inserted"
+                    + "|Handler_write 1).*") && !a.find("function in SET").orElse("measured nothing").endsWith("nothing")
+                    && !a.find("function in WHERE").orElse("measured nothing").endsWith("nothing")
+                    ? holds("The side-effect measure counts what a trigger's procedure and a function in SET or WHERE"
+                            + " write (D14).")
+                    : fails("The side-effect measure misses a write of a stored routine here (D14).");
+            case F42 -> t.startsWith("reported 3") && (t.endsWith("t 3 updated") || t.endsWith("measured 3 changes")
+                    || t.contains("measured Handler_update 3"))
+                    && !t.contains("inserted") && !t.contains("Handler_write")
+                    ? holds("The rows of an internal temporary table are not counted as writes (D14).")
+                    : fails("An internal temporary table's rows count as writes here: such UPDATEs are refused as"
+                            + " SIDE_EFFECTS (D14).");
             case F28 -> t.endsWith("DELETE of the parent cascades") ? holds("Foreign key actions happen with the"
                     + " driver's defaults: a dry run sees the cascades (D15).")
                     : f == Flavor.SQLITE ? limit("sqlite-jdbc leaves foreign keys off by default: llmsafe turns them on"
@@ -260,6 +278,33 @@ final class Guarantees {
     }
 
     /** A side-effect fact: the measure must count what the statement wrote elsewhere, as the planning role. */
+    /** MySQL and MariaDB's measure does not count InnoDB's foreign key actions: llmsafe refuses them from the catalog. */
+    private static Verdict cascadeUncounted(Answer a, String counted, String action) {
+        return a.find(CatalogFacts.LEAST).orElse("").equals("reported 1, measured " + counted)
+                ? limit("The session's counters do not count the rows an " + action + " writes: llmsafe refuses a"
+                        + " statement that could fire one from the catalog (CASCADE_SIDE_EFFECTS, D15).")
+                : fails("The session's counters count an " + action + " differently from what llmsafe was built on"
+                        + " (D14, D15).");
+    }
+
+    /** F39: the statement's own rows, as D14 allows for them. */
+    private static Verdict plain(Answer a, Flavor f) {
+        boolean innodb = f == Flavor.MARIADB || f == Flavor.MYSQL;
+        String update = a.find("UPDATE of 3").orElse("");
+        String again = a.find("the same UPDATE again").orElse("");
+        boolean ok = switch (f) {
+            case POSTGRES -> update.endsWith("plain 3 updated") && a.find("DELETE of 3").orElse("").endsWith("plain 3 deleted");
+            case MARIADB, MYSQL -> update.endsWith("measured Handler_update 3")
+                    && a.find("DELETE of 3").orElse("").endsWith("measured Handler_delete 3")
+                    && (again.endsWith("measured nothing") || again.endsWith("measured Handler_update 3"));
+            case SQLITE -> update.endsWith("measured 3 changes") && a.find("DELETE of 3").orElse("").endsWith("3 changes");
+        };
+        return ok ? holds("The measure counts a plain statement's own rows as llmsafe allows for them" + (innodb
+                ? "; an UPDATE's rows left as they were may count or not, which llmsafe believes only where no trigger"
+                        + " fires" : "") + " (D14).")
+                : fails("The measure counts a plain statement's own rows differently from what llmsafe allows for (D14).");
+    }
+
     private static Verdict measure(Answer a, Flavor f, String postgres, String innodb, String sqlite, String what) {
         boolean ok = switch (f) {
             case POSTGRES -> a.find(CatalogFacts.LEAST).orElse("").equals("reported 1, measured " + postgres);

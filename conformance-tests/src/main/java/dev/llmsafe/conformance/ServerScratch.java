@@ -178,7 +178,7 @@ final class ServerScratch implements Scratch, AutoCloseable {
         } catch (SQLException e) {
             throw new RolesUnavailableException("this credential may not create a role (" + e.getMessage().strip()
                     + "); run the harness as one that may (PostgreSQL: CREATEROLE; MySQL, MariaDB: CREATE USER and"
-                    + " GRANT OPTION on what samples/roles grants, PROCESS included)", e);
+                    + " GRANT OPTION on what samples/roles grants)", e);
         }
         roles.add(role);
         String db = server.postgres() ? name : "`" + name + "`";

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * D14: the dry run asks the database how many rows its transaction wrote, and compares that with the
@@ -19,8 +18,10 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class SideEffectFacts {
 
-    /** InnoDB refreshes its INNODB_TRX snapshot only when nobody read it for 0.1 s (F27). */
-    private static final long INNODB_TRX_CACHE_MS = 100;
+    /** The session status counters MySQL and MariaDB's measure reads; the Handler_tmp_* ones are shown apart. */
+    private static final List<String> HANDLER = List.of("Handler_write", "Handler_update", "Handler_delete");
+    private static final List<String> HANDLER_TMP = List.of("Handler_tmp_write", "Handler_tmp_update",
+            "Handler_tmp_delete");
 
     private SideEffectFacts() {
     }
@@ -65,11 +66,7 @@ final class SideEffectFacts {
                     answer = switch (server.flavor()) {
                         case POSTGRES -> Sql.one(c, "SELECT n_tup_upd FROM pg_stat_xact_user_tables WHERE relname = 'f26'")
                                 + " update counted at BEGIN";
-                        case MARIADB, MYSQL -> {
-                            Long rows = innodbRowsModified(c);
-                            yield rows == null ? "no row for the transaction until it touches InnoDB"
-                                    : plural(rows, "row") + " at BEGIN";
-                        }
+                        case MARIADB, MYSQL -> handler(c).get("Handler_update") + " update counted at BEGIN";
                         case SQLITE -> Sql.one(c, "SELECT total_changes()") + " change counted at BEGIN";
                     };
                 } finally {
@@ -84,11 +81,8 @@ final class SideEffectFacts {
     }
 
     /**
-     * Is the measure read right after the statement up to date? InnoDB serves INNODB_TRX from a
-     * snapshot that it refreshes only when nobody read it for 0.1 s; a stale snapshot shows in
-     * trx_query, which names the reading query only in a snapshot taken by that query. A pause of the
-     * JVM, or another session reading INNODB_TRX, can change one attempt's outcome, so the probe tries
-     * up to three times to see a stale read, and waits for a fresh one after it.
+     * Is the measure read right after the statement up to date? (InnoDB's INNODB_TRX, the measure
+     * before, was a snapshot refreshed only after 0.1 s without readers, and was behind.)
      */
     static String measureFreshness(Scratch db, ServerId server) throws Exception {
         db.execute("CREATE TABLE f27 (id INT PRIMARY KEY, v INT NOT NULL)",
@@ -97,51 +91,113 @@ final class SideEffectFacts {
             c.setAutoCommit(false);
             try {
                 Sql.exec(c, "UPDATE f27 SET v = 1 WHERE id = 1");
-                if (server.flavor() != Flavor.MARIADB && server.flavor() != Flavor.MYSQL) {
-                    String measure = server.flavor() == Flavor.POSTGRES
-                            ? "SELECT n_tup_upd FROM pg_stat_xact_user_tables WHERE relname = 'f27'"
-                            : "SELECT total_changes()";
-                    long before = Sql.count(c, measure);
-                    Sql.exec(c, "UPDATE f27 SET v = 1 WHERE id = 2");
-                    return "read at once: " + (Sql.count(c, measure) == before + 1 ? "up to date" : "behind");
-                }
                 String atOnce = "up to date";
                 for (int id = 2; id <= 4; id++) {
-                    long before = freshRows(c);
+                    long before = updates(c, server);
                     Sql.exec(c, "UPDATE f27 SET v = 1 WHERE id = " + id);
-                    Snapshot s = innodbSnapshot(c);
-                    if (!s.fresh()) {
-                        atOnce = (s.rows() != null && s.rows() == before ? "behind" : "changed")
-                                + ", stale snapshot (trx_query is not the reading query)";
-                        break;
+                    if (updates(c, server) != before + 1) {
+                        atOnce = "behind";
                     }
                 }
-                long expected = Sql.count(c, "SELECT count(*) FROM f27 WHERE v = 1");
-                return new Answer.Parts()
-                        .put("read at once", atOnce)
-                        .put("read 0.12 s after the last read", freshRows(c) == expected ? "up to date" : "wrong")
-                        .toString();
+                return "read at once: " + atOnce;
             } finally {
                 c.rollback();
             }
         }
     }
 
-    /** This transaction's trx_rows_modified from a snapshot taken by the reading query itself. */
-    private static long freshRows(Connection c) throws SQLException {
-        for (int attempt = 0; attempt < 10; attempt++) {
-            try {
-                Thread.sleep(INNODB_TRX_CACHE_MS + 20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new SQLException("interrupted", e);
-            }
-            Snapshot s = innodbSnapshot(c);
-            if (s.fresh()) {
-                return s.rows() == null ? 0 : s.rows();
-            }
+    private static long updates(Connection c, ServerId server) throws SQLException {
+        return switch (server.flavor()) {
+            case POSTGRES -> Sql.count(c, "SELECT n_tup_upd FROM pg_stat_xact_user_tables WHERE relname = 'f27'");
+            case MARIADB, MYSQL -> handler(c).get("Handler_update");
+            case SQLITE -> Sql.count(c, "SELECT total_changes()");
+        };
+    }
+
+    /**
+     * Plain statements on 3 of 4 rows: an UPDATE that changes them, the same UPDATE again (the values
+     * already set), {@code SET v = v}, a DELETE, and an UPDATE matching no row; each in a transaction
+     * of its own, rolled back. What the measure counts for the statement's own rows (D14).
+     */
+    static String plainStatements(Scratch db, ServerId server) throws SQLException {
+        db.execute("CREATE TABLE f39_plain (id INT PRIMARY KEY, v INT NOT NULL)",
+                "INSERT INTO f39_plain VALUES (1, 0), (2, 0), (3, 0), (4, 0)");
+        Answer.Parts parts = new Answer.Parts();
+        try (Connection c = connect(db, server, null)) {
+            parts.put("UPDATE of 3", measure(c, server, "UPDATE f39_plain SET v = 5 WHERE id <= 3"));
+            Sql.exec(c, "UPDATE f39_plain SET v = 5 WHERE id <= 3");
+            parts.put("the same UPDATE again", measure(c, server, "UPDATE f39_plain SET v = 5 WHERE id <= 3"));
+            parts.put("SET v = v", measure(c, server, "UPDATE f39_plain SET v = v WHERE id <= 3"));
+            parts.put("DELETE of 3", measure(c, server, "DELETE FROM f39_plain WHERE id <= 3"));
+            parts.put("no row", measure(c, server, "UPDATE f39_plain SET v = 6 WHERE id > 100"));
         }
-        throw new SQLException("INNODB_TRX stayed stale for ten reads 0.12 s apart");
+        return parts.toString();
+    }
+
+    /** A parent with 2 children referencing it ON UPDATE SET NULL and ON DELETE SET NULL (D14, D15). */
+    static String setNull(Scratch db, ServerId server) throws SQLException {
+        db.execute("CREATE TABLE f40_parent (id INT PRIMARY KEY, code VARCHAR(10) NOT NULL UNIQUE)",
+                "INSERT INTO f40_parent VALUES (1, 'a'), (2, 'b')",
+                "CREATE TABLE f40_child (id INT PRIMARY KEY, parent_id INT, parent_code VARCHAR(10),"
+                        + " FOREIGN KEY (parent_id) REFERENCES f40_parent (id) ON DELETE SET NULL,"
+                        + " FOREIGN KEY (parent_code) REFERENCES f40_parent (code) ON UPDATE SET NULL ON DELETE SET NULL)",
+                "INSERT INTO f40_child VALUES (1, 1, 'a'), (2, 1, 'a')");
+        Answer.Parts parts = new Answer.Parts();
+        try (Connection c = connect(db, server, null)) {
+            parts.put("ON UPDATE SET NULL", measure(c, server, "UPDATE f40_parent SET code = 'z' WHERE id = 1"));
+            parts.put("ON DELETE SET NULL", measure(c, server, "DELETE FROM f40_parent WHERE id = 1"));
+        }
+        return parts.toString();
+    }
+
+    /**
+     * Stored routines that write, 1 row updated each time: an AFTER UPDATE trigger that calls a
+     * procedure inserting a row, a function inserting a row called in SET, and the same function in
+     * WHERE. SQLite has no stored routines.
+     */
+    static String writingRoutines(Scratch db, ServerId server) throws SQLException {
+        if (server.flavor() == Flavor.SQLITE) {
+            return "n/a (no stored procedures or functions)";
+        }
+        db.execute("CREATE TABLE f41_t (id INT PRIMARY KEY, v INT NOT NULL)", "INSERT INTO f41_t VALUES (1, 0), (2, 0)",
+                "CREATE TABLE f41_fired (id INT PRIMARY KEY, v INT NOT NULL)", "INSERT INTO f41_fired VALUES (1, 0)",
+                "CREATE TABLE f41_log (v INT)");
+        if (server.flavor() == Flavor.POSTGRES) {
+            db.execute("CREATE PROCEDURE f41_write(x INT) LANGUAGE plpgsql AS $$ BEGIN INSERT INTO f41_log VALUES (x);"
+                            + " END $$",
+                    "CREATE FUNCTION f41_fire() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN CALL f41_write(NEW.v);"
+                            + " RETURN NEW; END $$",
+                    "CREATE TRIGGER f41_fire AFTER UPDATE ON f41_fired FOR EACH ROW EXECUTE FUNCTION f41_fire()",
+                    "CREATE FUNCTION f41_logged(x INT) RETURNS INT LANGUAGE plpgsql AS $$ BEGIN"
+                            + " INSERT INTO f41_log VALUES (x); RETURN x; END $$");
+        } else {
+            db.execute("CREATE PROCEDURE f41_write(x INT) INSERT INTO f41_log VALUES (x)",
+                    "CREATE TRIGGER f41_fire AFTER UPDATE ON f41_fired FOR EACH ROW CALL f41_write(NEW.v)",
+                    "CREATE FUNCTION f41_logged(x INT) RETURNS INT DETERMINISTIC BEGIN INSERT INTO f41_log VALUES (x);"
+                            + " RETURN x; END");
+        }
+        Answer.Parts parts = new Answer.Parts();
+        try (Connection c = connect(db, server, null)) {
+            parts.put("trigger calling a procedure", measure(c, server, "UPDATE f41_fired SET v = 1 WHERE id = 1"));
+            parts.put("function in SET", measure(c, server, "UPDATE f41_t SET v = f41_logged(1) WHERE id = 1"));
+            parts.put("function in WHERE", measure(c, server, "UPDATE f41_t SET v = 1 WHERE id = f41_logged(1)"));
+        }
+        return parts.toString();
+    }
+
+    /**
+     * An UPDATE of 3 rows whose WHERE reads a derived table (a GROUP BY subquery), which MariaDB
+     * materialises in an internal temporary table: does the measure count those rows?
+     */
+    static String internalTemporaryTable(Scratch db, ServerId server) throws SQLException {
+        db.execute("CREATE TABLE f42_t (id INT PRIMARY KEY, v INT NOT NULL)",
+                "INSERT INTO f42_t VALUES (1, 0), (2, 0), (3, 0), (4, 0)",
+                "CREATE TABLE f42_keys (k INT NOT NULL, n INT NOT NULL)",
+                "INSERT INTO f42_keys VALUES (1, 1), (1, 2), (2, 3), (3, 4)");
+        try (Connection c = connect(db, server, null)) {
+            return measure(c, server, "UPDATE f42_t SET v = v + 1 WHERE id IN (SELECT k FROM"
+                    + " (SELECT k FROM f42_keys GROUP BY k) d)");
+        }
     }
 
     static String sqliteForeignKeysByDefault(Scratch db, ServerId server) throws SQLException {
@@ -247,17 +303,15 @@ final class SideEffectFacts {
 
     /**
      * Runs one statement in a transaction, reads the side-effect measure before and after it, and
-     * rolls back. The "before" read is inside the transaction, because neither PostgreSQL's nor
-     * SQLite's counter starts at zero there (F26); InnoDB's does.
+     * rolls back. The "before" read is inside the transaction, because no counter starts at zero
+     * there (F26): MySQL and MariaDB's session counters count since the connection opened.
      */
     static String measure(Connection c, ServerId server, String sql) throws SQLException {
         c.setAutoCommit(false);
         try (Statement s = c.createStatement()) {
             Object before;
             try {
-                // InnoDB counts per transaction, and has no row for one that has not written yet (F26).
-                boolean innodb = server.flavor() == Flavor.MARIADB || server.flavor() == Flavor.MYSQL;
-                before = innodb ? (Object) 0L : read(c, server);
+                before = read(c, server);
             } catch (SQLException e) {
                 return "measure unreadable: " + Sql.error(e);
             }
@@ -298,7 +352,7 @@ final class SideEffectFacts {
                 return counts;
             }
             case MARIADB, MYSQL -> {
-                return freshRows(c);
+                return handler(c);
             }
             case SQLITE -> {
                 return Sql.count(c, "SELECT total_changes()");
@@ -309,9 +363,22 @@ final class SideEffectFacts {
 
     @SuppressWarnings("unchecked")
     private static String difference(ServerId server, Object before, Object after) {
+        if (server.flavor() == Flavor.SQLITE) {
+            return plural((Long) after - (Long) before, "change");
+        }
         if (server.flavor() != Flavor.POSTGRES) {
-            long d = (Long) after - (Long) before;
-            return server.flavor() == Flavor.SQLITE ? plural(d, "change") : plural(d, "row") + " modified";
+            Map<String, Long> b = (Map<String, Long>) before;
+            Map<String, Long> a = (Map<String, Long>) after;
+            List<String> counted = new ArrayList<>();
+            List<String> apart = new ArrayList<>();
+            for (String name : a.keySet()) {
+                long d = a.get(name) - b.getOrDefault(name, 0L);
+                if (d != 0) {
+                    (HANDLER.contains(name) ? counted : apart).add(name + " " + d);
+                }
+            }
+            return (counted.isEmpty() ? "nothing" : String.join(" + ", counted))
+                    + (apart.isEmpty() ? "" : " (apart: " + String.join(" + ", apart) + ")");
         }
         Map<String, long[]> b = (Map<String, long[]>) before;
         List<String> out = new ArrayList<>();
@@ -332,28 +399,27 @@ final class SideEffectFacts {
         return n + " " + noun + (n == 1 ? "" : "s");
     }
 
-    /** One read of this transaction's INNODB_TRX row; fresh when the snapshot was taken by this read. */
-    record Snapshot(Long rows, boolean fresh) {
-    }
-
-    private static Snapshot innodbSnapshot(Connection c) throws SQLException {
-        String nonce = "n" + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
-                "SELECT trx_rows_modified, trx_query FROM information_schema.INNODB_TRX"
-                        + " WHERE trx_mysql_thread_id = CONNECTION_ID() AND '" + nonce + "' <> ''")) {
-            if (!rs.next()) {
-                // No row: either the transaction has not touched InnoDB yet, or the snapshot predates it.
-                return new Snapshot(null, false);
+    /**
+     * The session's Handler counters that count rows written, in {@link #HANDLER} order, then MariaDB's
+     * internal temporary tables' (MySQL has none of those).
+     */
+    private static Map<String, Long> handler(Connection c) throws SQLException {
+        Map<String, Long> all = new java.util.HashMap<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW SESSION STATUS LIKE 'Handler%'")) {
+            while (rs.next()) {
+                all.put(rs.getString(1), rs.getLong(2));
             }
-            String query = rs.getString(2);
-            return new Snapshot(rs.getLong(1), query != null && query.contains(nonce));
         }
-    }
-
-    private static Long innodbRowsModified(Connection c) throws SQLException {
-        String v = Sql.one(c, "SELECT trx_rows_modified FROM information_schema.INNODB_TRX"
-                + " WHERE trx_mysql_thread_id = CONNECTION_ID()");
-        return v == null ? null : Long.valueOf(v);
+        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        for (String name : HANDLER) {
+            out.put(name, all.getOrDefault(name, 0L));
+        }
+        for (String name : HANDLER_TMP) {
+            if (all.containsKey(name)) {
+                out.put(name, all.get(name));
+            }
+        }
+        return out;
     }
 
 }

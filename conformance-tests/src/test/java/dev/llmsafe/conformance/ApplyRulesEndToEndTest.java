@@ -1,6 +1,5 @@
 package dev.llmsafe.conformance;
 
-import static dev.llmsafe.conformance.PlanCommands.again;
 import static dev.llmsafe.conformance.PlanCommands.apply;
 import static dev.llmsafe.conformance.PlanCommands.approved;
 import static dev.llmsafe.conformance.PlanCommands.history;
@@ -11,7 +10,6 @@ import static dev.llmsafe.conformance.PlanCommands.proposed;
 import static dev.llmsafe.conformance.PlanCommands.refused;
 import static dev.llmsafe.conformance.PlanCommands.replaced;
 import static dev.llmsafe.conformance.PlanCommands.show;
-import static dev.llmsafe.conformance.PlanCommands.stale;
 import static dev.llmsafe.conformance.PlanCommands.status;
 import static dev.llmsafe.conformance.PlanCommands.top;
 import static dev.llmsafe.conformance.PlanCommands.variant;
@@ -20,7 +18,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmsafe.Refusal;
-import dev.llmsafe.RefusedException;
 import dev.llmsafe.cli.Main;
 import dev.llmsafe.conformance.EndToEnd.Deployed;
 import dev.llmsafe.conformance.EndToEnd.Run;
@@ -109,35 +106,33 @@ class ApplyRulesEndToEndTest {
     void A1_theProposerCannotApproveOrApplyItsOwnPlanUnlessAllowed_andThenTheAuditShowsOneActorDoingBoth(Engine engine)
             throws Exception {
         Deployed d = deployed(engine);
-        again(() -> {
-            List<String> before = d.rows("orders");
-            String id = proposed(d.plan("UPDATE orders SET qty = 5 WHERE id = " + A1));
+        List<String> before = d.rows("orders");
+        String id = proposed(d.plan("UPDATE orders SET qty = 5 WHERE id = " + A1));
 
-            // Every act names its actor.
-            Run nobody = d.llmsafe("approve", id, "--as", " ");
-            assertThat(nobody.status()).as(nobody.all()).isEqualTo(Main.USAGE);
-            assertThat(nobody.err()).contains("name the actor (--as NAME): every act is recorded with who did it");
-            refused(d.llmsafe("approve", id, "--as", "assistant"), Refusal.SELF_APPROVAL,
-                    "assistant proposed plan " + id + " and cannot also approve it");
-            assertThat(status(d, id)).isEqualTo("proposed");
-            refused(d.llmsafe("apply", id, "--as", "bob"), Refusal.NOT_APPROVED, "must approve it first");
+        // Every act names its actor.
+        Run nobody = d.llmsafe("approve", id, "--as", " ");
+        assertThat(nobody.status()).as(nobody.all()).isEqualTo(Main.USAGE);
+        assertThat(nobody.err()).contains("name the actor (--as NAME): every act is recorded with who did it");
+        refused(d.llmsafe("approve", id, "--as", "assistant"), Refusal.SELF_APPROVAL,
+                "assistant proposed plan " + id + " and cannot also approve it");
+        assertThat(status(d, id)).isEqualTo("proposed");
+        refused(d.llmsafe("apply", id, "--as", "bob"), Refusal.NOT_APPROVED, "must approve it first");
 
-            ok(d.llmsafe("approve", id, "--as", "assistant", "--allow-self-approve"));
-            refused(d.llmsafe("approve", id, "--as", "carol"), Refusal.ALREADY_APPROVED, "by assistant");
-            refused(d.llmsafe("apply", id, "--as", "assistant"), Refusal.SELF_APPROVAL,
-                    "assistant proposed plan " + id + " and cannot also apply it");
-            assertThat(d.rows("orders")).isEqualTo(before);
+        ok(d.llmsafe("approve", id, "--as", "assistant", "--allow-self-approve"));
+        refused(d.llmsafe("approve", id, "--as", "carol"), Refusal.ALREADY_APPROVED, "by assistant");
+        refused(d.llmsafe("apply", id, "--as", "assistant"), Refusal.SELF_APPROVAL,
+                "assistant proposed plan " + id + " and cannot also apply it");
+        assertThat(d.rows("orders")).isEqualTo(before);
 
-            Run apply = ok(apply(d, id, "--as", "assistant", "--allow-self-approve"));
-            assertThat(apply.out()).contains("is applied: 1 row committed, exactly as the card showed.");
-            assertThat(d.rows("orders")).isEqualTo(replaced(before, A1, "[" + A1 + ", packed, null, 5]"));
-            Run show = ok(d.llmsafe("show", id));
-            assertThat(show.out()).contains("Status: applied (approved by assistant)");
-            assertThat(history(d, id)).containsExactly("assistant propose done", "assistant approve refused",
-                    "assistant approve self-approved", "assistant apply attempting", "assistant apply applied");
-            assertThat(show.out()).contains("assistant  approve  self-approved  proposed and approved by the same actor"
-                    + " (allowSelfApprove)");
-        });
+        Run apply = ok(apply(d, id, "--as", "assistant", "--allow-self-approve"));
+        assertThat(apply.out()).contains("is applied: 1 row committed, exactly as the card showed.");
+        assertThat(d.rows("orders")).isEqualTo(replaced(before, A1, "[" + A1 + ", packed, null, 5]"));
+        Run show = ok(d.llmsafe("show", id));
+        assertThat(show.out()).contains("Status: applied (approved by assistant)");
+        assertThat(history(d, id)).containsExactly("assistant propose done", "assistant approve refused",
+                "assistant approve self-approved", "assistant apply attempting", "assistant apply applied");
+        assertThat(show.out()).contains("assistant  approve  self-approved  proposed and approved by the same actor"
+                + " (allowSelfApprove)");
     }
 
     @ParameterizedTest
@@ -169,35 +164,33 @@ class ApplyRulesEndToEndTest {
     @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
     void A2_theApplyWritesWithTheApplyRolesCredential(Engine engine) throws Exception {
         Deployed d = deployed(engine);
-        again(() -> {
-            List<String> before = d.rows("orders");
-            String id = approved(d, "UPDATE orders SET status = 'shipped' WHERE id = " + A2_ROLES);
-            privilege(d, "REVOKE", Role.PLAN);
-            Run apply;
-            try {
-                apply = apply(d, id, "--as", "bob");
-            } finally {
-                privilege(d, "GRANT", Role.PLAN);
-            }
-            ok(apply);
-            assertThat(d.rows("orders")).isEqualTo(replaced(before, A2_ROLES, "[" + A2_ROLES + ", shipped, null, 1]"));
-        });
-
         List<String> before = d.rows("orders");
-        String id = approved(d, "UPDATE orders SET status = 'shipped' WHERE id = " + (A2_ROLES + 1));
-        privilege(d, "REVOKE", Role.APPLY);
+        String id = approved(d, "UPDATE orders SET status = 'shipped' WHERE id = " + A2_ROLES);
+        privilege(d, "REVOKE", Role.PLAN);
         Run apply;
         try {
-            apply = d.llmsafe("apply", id, "--as", "bob");
+            apply = apply(d, id, "--as", "bob");
+        } finally {
+            privilege(d, "GRANT", Role.PLAN);
+        }
+        ok(apply);
+        assertThat(d.rows("orders")).isEqualTo(replaced(before, A2_ROLES, "[" + A2_ROLES + ", shipped, null, 1]"));
+
+        List<String> unchanged = d.rows("orders");
+        String refused = approved(d, "UPDATE orders SET status = 'shipped' WHERE id = " + (A2_ROLES + 1));
+        privilege(d, "REVOKE", Role.APPLY);
+        Run denied;
+        try {
+            denied = d.llmsafe("apply", refused, "--as", "bob");
         } finally {
             privilege(d, "GRANT", Role.APPLY);
         }
-        assertThat(apply.status()).as(apply.all()).isEqualTo(Main.ERROR);
-        assertThat(apply.err()).startsWith("the database could not be used: ").contains(d.flavor() == Flavor.POSTGRES
+        assertThat(denied.status()).as(denied.all()).isEqualTo(Main.ERROR);
+        assertThat(denied.err()).startsWith("the database could not be used: ").contains(d.flavor() == Flavor.POSTGRES
                 ? "permission denied for table orders" : "UPDATE command denied to user '" + d.roles().login(Role.APPLY).name())
                 .contains("lacks a privilege: grant it as samples/roles shows").doesNotContain("URL, user and password");
-        assertThat(d.rows("orders")).isEqualTo(before);
-        assertThat(status(d, id)).isEqualTo("failed");
+        assertThat(d.rows("orders")).isEqualTo(unchanged);
+        assertThat(status(d, refused)).isEqualTo("failed");
     }
 
     @ParameterizedTest
@@ -264,13 +257,11 @@ class ApplyRulesEndToEndTest {
     void A4_anEditToAnUnrelatedColumnIsNotAConflict(Engine engine) throws Exception {
         Deployed d = deployed(engine);
         int row = A4 + 2;
-        again(() -> {
-            List<String> before = d.rows("orders");
-            String id = approved(d, "UPDATE orders SET status = 'shipped' WHERE id = " + row);
-            d.admin("UPDATE orders SET note = 'call first', qty = 7 WHERE id = " + row);
-            ok(apply(d, id, "--as", "bob"));
-            assertThat(d.rows("orders")).isEqualTo(replaced(before, row, "[" + row + ", shipped, call first, 7]"));
-        });
+        List<String> before = d.rows("orders");
+        String id = approved(d, "UPDATE orders SET status = 'shipped' WHERE id = " + row);
+        d.admin("UPDATE orders SET note = 'call first', qty = 7 WHERE id = " + row);
+        ok(apply(d, id, "--as", "bob"));
+        assertThat(d.rows("orders")).isEqualTo(replaced(before, row, "[" + row + ", shipped, call first, 7]"));
     }
 
     /**
@@ -286,31 +277,29 @@ class ApplyRulesEndToEndTest {
         Deployed d = deployed(engine);
         int correct = A4_SHOWN;
         int assigned = A4_SHOWN + 4;
-        again(() -> {
-            List<String> before = d.rows("orders");
-            Run plan = d.plan("UPDATE orders SET status = 'packed' WHERE id IN (" + correct + ", " + (correct + 2) + ")");
-            assertThat(plan.out()).contains("  id = " + correct + "\n    (matched, but no value changes)\n    status:"
-                    + " 'packed'   (already this value)\n  id = " + (correct + 2) + "\n    status: 'open' -> 'packed'\n");
-            String first = proposed(plan);
-            ok(d.llmsafe("approve", first, "--as", "alice"));
-            String second = approved(d, "UPDATE orders SET status = 'packed', qty = 50 WHERE id = " + assigned);
-            assertThat(show(d, second).get("plan").get("statements").get(0).get("rows").get(0).get("unchanged")
-                    .toString()).isEqualTo("[{\"column\":\"status\",\"value\":{\"t\":\"text\",\"v\":\"packed\"}}]");
-            d.admin("UPDATE orders SET status = 'lost' WHERE id IN (" + correct + ", " + assigned + ")");
-            try {
-                refused(d.llmsafe("apply", first, "--as", "bob"), Refusal.ROW_CHANGED, "id = " + correct
-                        + " changed: status is now 'lost', the card showed 'packed'");
-                refused(d.llmsafe("apply", second, "--as", "bob"), Refusal.ROW_CHANGED, "id = " + assigned
-                        + " changed: status is now 'lost', the card showed 'packed'");
-            } finally {
-                d.admin("UPDATE orders SET status = 'packed' WHERE id IN (" + correct + ", " + assigned + ")");
-            }
-            assertThat(d.rows("orders")).isEqualTo(before);
-            String third = approved(d, "UPDATE orders SET status = 'packed', qty = 50 WHERE id = " + assigned);
-            ok(apply(d, third, "--as", "bob"));
-            assertThat(d.rows("orders")).isEqualTo(replaced(before, assigned, "[" + assigned + ", packed, null, 50]"));
-            d.admin("UPDATE orders SET qty = 5 WHERE id = " + assigned);
-        });
+        List<String> before = d.rows("orders");
+        Run plan = d.plan("UPDATE orders SET status = 'packed' WHERE id IN (" + correct + ", " + (correct + 2) + ")");
+        assertThat(plan.out()).contains("  id = " + correct + "\n    (matched, but no value changes)\n    status:"
+                + " 'packed'   (already this value)\n  id = " + (correct + 2) + "\n    status: 'open' -> 'packed'\n");
+        String first = proposed(plan);
+        ok(d.llmsafe("approve", first, "--as", "alice"));
+        String second = approved(d, "UPDATE orders SET status = 'packed', qty = 50 WHERE id = " + assigned);
+        assertThat(show(d, second).get("plan").get("statements").get(0).get("rows").get(0).get("unchanged")
+                .toString()).isEqualTo("[{\"column\":\"status\",\"value\":{\"t\":\"text\",\"v\":\"packed\"}}]");
+        d.admin("UPDATE orders SET status = 'lost' WHERE id IN (" + correct + ", " + assigned + ")");
+        try {
+            refused(d.llmsafe("apply", first, "--as", "bob"), Refusal.ROW_CHANGED, "id = " + correct
+                    + " changed: status is now 'lost', the card showed 'packed'");
+            refused(d.llmsafe("apply", second, "--as", "bob"), Refusal.ROW_CHANGED, "id = " + assigned
+                    + " changed: status is now 'lost', the card showed 'packed'");
+        } finally {
+            d.admin("UPDATE orders SET status = 'packed' WHERE id IN (" + correct + ", " + assigned + ")");
+        }
+        assertThat(d.rows("orders")).isEqualTo(before);
+        String third = approved(d, "UPDATE orders SET status = 'packed', qty = 50 WHERE id = " + assigned);
+        ok(apply(d, third, "--as", "bob"));
+        assertThat(d.rows("orders")).isEqualTo(replaced(before, assigned, "[" + assigned + ", packed, null, 50]"));
+        d.admin("UPDATE orders SET qty = 5 WHERE id = " + assigned);
     }
 
     // ---- A5, A6 ------------------------------------------------------------------------------------
@@ -325,23 +314,21 @@ class ApplyRulesEndToEndTest {
     @EnumSource(value = Engine.class, names = {"POSTGRES", "SQLITE"})
     void A5_anotherNumberOfAffectedRowsAtApplyIsResultMismatchAndEverythingRollsBack(Engine engine) throws Exception {
         Deployed d = deployed(engine);
-        again(() -> {
-            List<String> before = d.rows("gauges");
-            String id = approved(d, "UPDATE gauges SET qty = 8 WHERE id = 2");
-            if (engine == Engine.POSTGRES) {
-                d.admin("CREATE RULE gauges_nothing AS ON UPDATE TO gauges DO INSTEAD NOTHING");
-            } else {
-                d.admin("CREATE TRIGGER gauges_skip BEFORE UPDATE ON gauges BEGIN SELECT RAISE(IGNORE); END");
-            }
-            try {
-                refused(apply(d, id, "--as", "bob"), Refusal.RESULT_MISMATCH,
-                        "the database reports 0 rows affected, the card showed 1");
-            } finally {
-                d.admin(engine == Engine.POSTGRES ? "DROP RULE gauges_nothing ON gauges" : "DROP TRIGGER gauges_skip");
-            }
-            assertThat(d.rows("gauges")).isEqualTo(before);
-            assertThat(status(d, id)).isEqualTo("failed");
-        });
+        List<String> before = d.rows("gauges");
+        String id = approved(d, "UPDATE gauges SET qty = 8 WHERE id = 2");
+        if (engine == Engine.POSTGRES) {
+            d.admin("CREATE RULE gauges_nothing AS ON UPDATE TO gauges DO INSTEAD NOTHING");
+        } else {
+            d.admin("CREATE TRIGGER gauges_skip BEFORE UPDATE ON gauges BEGIN SELECT RAISE(IGNORE); END");
+        }
+        try {
+            refused(apply(d, id, "--as", "bob"), Refusal.RESULT_MISMATCH,
+                    "the database reports 0 rows affected, the card showed 1");
+        } finally {
+            d.admin(engine == Engine.POSTGRES ? "DROP RULE gauges_nothing ON gauges" : "DROP TRIGGER gauges_skip");
+        }
+        assertThat(d.rows("gauges")).isEqualTo(before);
+        assertThat(status(d, id)).isEqualTo("failed");
     }
 
     /**
@@ -354,26 +341,24 @@ class ApplyRulesEndToEndTest {
     @EnumSource(Engine.class)
     void A6_aTriggerAddedAfterApprovalThatChangesTheApprovedValueIsCaughtBeforeCommit(Engine engine) throws Exception {
         Deployed d = deployed(engine);
-        again(() -> {
-            List<String> before = d.rows("gauges");
-            String id = approved(d, "UPDATE gauges SET qty = 7 WHERE id = 1");
-            switch (engine) {
-                case POSTGRES -> d.admin("CREATE OR REPLACE FUNCTION gauges_double() RETURNS trigger LANGUAGE plpgsql AS"
-                                + " $$ BEGIN NEW.qty := NEW.qty * 2; RETURN NEW; END $$",
-                        "CREATE TRIGGER gauges_double BEFORE UPDATE ON gauges FOR EACH ROW EXECUTE FUNCTION gauges_double()");
-                case MYSQL -> d.admin("CREATE TRIGGER gauges_double BEFORE UPDATE ON gauges FOR EACH ROW"
-                        + " SET NEW.qty = NEW.qty * 2");
-                case SQLITE -> d.admin("CREATE TRIGGER gauges_double AFTER UPDATE ON gauges"
-                        + " BEGIN UPDATE gauges SET qty = NEW.qty * 2 WHERE id = NEW.id; END");
-            }
-            try {
-                refused(apply(d, id, "--as", "bob"), Refusal.RESULT_MISMATCH, "qty became 14, the card showed 7");
-            } finally {
-                d.admin("DROP TRIGGER gauges_double" + (engine == Engine.POSTGRES ? " ON gauges" : ""));
-            }
-            assertThat(d.rows("gauges")).isEqualTo(before);
-            assertThat(outcome(d, id)).startsWith("RESULT_MISMATCH");
-        });
+        List<String> before = d.rows("gauges");
+        String id = approved(d, "UPDATE gauges SET qty = 7 WHERE id = 1");
+        switch (engine) {
+            case POSTGRES -> d.admin("CREATE OR REPLACE FUNCTION gauges_double() RETURNS trigger LANGUAGE plpgsql AS"
+                            + " $$ BEGIN NEW.qty := NEW.qty * 2; RETURN NEW; END $$",
+                    "CREATE TRIGGER gauges_double BEFORE UPDATE ON gauges FOR EACH ROW EXECUTE FUNCTION gauges_double()");
+            case MYSQL -> d.admin("CREATE TRIGGER gauges_double BEFORE UPDATE ON gauges FOR EACH ROW"
+                    + " SET NEW.qty = NEW.qty * 2");
+            case SQLITE -> d.admin("CREATE TRIGGER gauges_double AFTER UPDATE ON gauges"
+                    + " BEGIN UPDATE gauges SET qty = NEW.qty * 2 WHERE id = NEW.id; END");
+        }
+        try {
+            refused(apply(d, id, "--as", "bob"), Refusal.RESULT_MISMATCH, "qty became 14, the card showed 7");
+        } finally {
+            d.admin("DROP TRIGGER gauges_double" + (engine == Engine.POSTGRES ? " ON gauges" : ""));
+        }
+        assertThat(d.rows("gauges")).isEqualTo(before);
+        assertThat(outcome(d, id)).startsWith("RESULT_MISMATCH");
     }
 
     /**
@@ -385,18 +370,16 @@ class ApplyRulesEndToEndTest {
     @EnumSource(Engine.class)
     void A6_aValueReadFromAnotherColumnThatChangedAfterApprovalIsCaughtBeforeCommit(Engine engine) throws Exception {
         Deployed d = deployed(engine);
-        again(() -> {
-            String id = approved(d, "UPDATE orders SET note = status WHERE id = " + A6);
-            assertThat(ok(d.llmsafe("show", id)).out()).contains("note: NULL -> 'packed'");
-            d.admin("UPDATE orders SET status = 'open' WHERE id = " + A6);
-            List<String> before = d.rows("orders");
-            try {
-                refused(apply(d, id, "--as", "bob"), Refusal.RESULT_MISMATCH, "note became 'open', the card showed 'packed'");
-                assertThat(d.rows("orders")).isEqualTo(before);
-            } finally {
-                d.admin("UPDATE orders SET status = 'packed' WHERE id = " + A6);
-            }
-        });
+        String id = approved(d, "UPDATE orders SET note = status WHERE id = " + A6);
+        assertThat(ok(d.llmsafe("show", id)).out()).contains("note: NULL -> 'packed'");
+        d.admin("UPDATE orders SET status = 'open' WHERE id = " + A6);
+        List<String> before = d.rows("orders");
+        try {
+            refused(apply(d, id, "--as", "bob"), Refusal.RESULT_MISMATCH, "note became 'open', the card showed 'packed'");
+            assertThat(d.rows("orders")).isEqualTo(before);
+        } finally {
+            d.admin("UPDATE orders SET status = 'packed' WHERE id = " + A6);
+        }
     }
 
     // ---- A7 ----------------------------------------------------------------------------------------
@@ -405,17 +388,15 @@ class ApplyRulesEndToEndTest {
     @EnumSource(Engine.class)
     void A7_theAttemptIsAuditedBeforeTheApplyAndTheOutcomeAfter(Engine engine) throws Exception {
         Deployed d = deployed(engine);
-        again(() -> {
-            List<String> before = d.rows("orders");
-            String id = approved(d, "UPDATE orders SET qty = 11 WHERE id = " + A7);
-            ok(apply(d, id, "--as", "bob"));
-            assertThat(history(d, id)).containsExactly("assistant propose done", "alice approve done",
-                    "bob apply attempting", "bob apply applied");
-            JsonNode history = show(d, id).get("history");
-            assertThat(history.get(3).get("detail").asText()).isEqualTo("1 row committed");
-            assertThat(history.get(2).get("at").asText()).isLessThanOrEqualTo(history.get(3).get("at").asText());
-            assertThat(d.rows("orders")).isEqualTo(replaced(before, A7, "[" + A7 + ", packed, null, 11]"));
-        });
+        List<String> before = d.rows("orders");
+        String id = approved(d, "UPDATE orders SET qty = 11 WHERE id = " + A7);
+        ok(apply(d, id, "--as", "bob"));
+        assertThat(history(d, id)).containsExactly("assistant propose done", "alice approve done",
+                "bob apply attempting", "bob apply applied");
+        JsonNode history = show(d, id).get("history");
+        assertThat(history.get(3).get("detail").asText()).isEqualTo("1 row committed");
+        assertThat(history.get(2).get("at").asText()).isLessThanOrEqualTo(history.get(3).get("at").asText());
+        assertThat(d.rows("orders")).isEqualTo(replaced(before, A7, "[" + A7 + ", packed, null, 11]"));
     }
 
     @ParameterizedTest
@@ -423,32 +404,30 @@ class ApplyRulesEndToEndTest {
     void A7_noAttemptingAuditNoApply_andAnOutcomeThatCannotBeWrittenIsAWarning(Engine engine) throws Exception {
         Deployed d = deployed(engine);
         int row = A7 + 1;
-        again(() -> {
-            List<String> before = d.rows("orders");
-            String id = approved(d, "UPDATE orders SET qty = 12 WHERE id = " + row);
-            blockAudit(d, "attempting");
-            try {
-                refused(d.llmsafe("apply", id, "--as", "bob"), Refusal.AUDIT_FAILED, "so nothing was applied");
-            } finally {
-                unblockAudit(d);
-            }
-            assertThat(d.rows("orders")).isEqualTo(before);
-            assertThat(status(d, id)).isEqualTo("approved");
+        List<String> before = d.rows("orders");
+        String id = approved(d, "UPDATE orders SET qty = 12 WHERE id = " + row);
+        blockAudit(d, "attempting");
+        try {
+            refused(d.llmsafe("apply", id, "--as", "bob"), Refusal.AUDIT_FAILED, "so nothing was applied");
+        } finally {
+            unblockAudit(d);
+        }
+        assertThat(d.rows("orders")).isEqualTo(before);
+        assertThat(status(d, id)).isEqualTo("approved");
 
-            blockAudit(d, "applied");
-            Run apply;
-            try {
-                apply = apply(d, id, "--as", "bob");
-            } finally {
-                unblockAudit(d);
-            }
-            ok(apply);
-            assertThat(apply.err()).contains("Warning: the outcome could not be written to the audit trail");
-            assertThat(d.rows("orders")).isEqualTo(replaced(before, row, "[" + row + ", packed, fragile, 12]"));
-            assertThat(status(d, id)).isEqualTo("applied");
-            assertThat(history(d, id)).containsExactly("assistant propose done", "alice approve done",
-                    "bob apply attempting");
-        });
+        blockAudit(d, "applied");
+        Run apply;
+        try {
+            apply = apply(d, id, "--as", "bob");
+        } finally {
+            unblockAudit(d);
+        }
+        ok(apply);
+        assertThat(apply.err()).contains("Warning: the outcome could not be written to the audit trail");
+        assertThat(d.rows("orders")).isEqualTo(replaced(before, row, "[" + row + ", packed, fragile, 12]"));
+        assertThat(status(d, id)).isEqualTo("applied");
+        assertThat(history(d, id)).containsExactly("assistant propose done", "alice approve done",
+                "bob apply attempting");
     }
 
     // ---- A8 ----------------------------------------------------------------------------------------
@@ -457,16 +436,14 @@ class ApplyRulesEndToEndTest {
     @EnumSource(Engine.class)
     void A8_aPlanIsAppliedOnce_theSecondApplyIsAlreadyApplied(Engine engine) throws Exception {
         Deployed d = deployed(engine);
-        again(() -> {
-            List<String> before = d.rows("orders");
-            String id = approved(d, "UPDATE orders SET qty = qty + 1 WHERE id = " + A8);
-            ok(apply(d, id, "--as", "bob"));
-            List<String> after = replaced(before, A8, "[" + A8 + ", packed, null, 2]");
-            assertThat(d.rows("orders")).isEqualTo(after);
-            refused(d.llmsafe("apply", id, "--as", "bob"), Refusal.ALREADY_APPLIED, "it can be applied only once");
-            refused(d.llmsafe("apply", id, "--as", "carol"), Refusal.ALREADY_APPLIED, "it can be applied only once");
-            assertThat(d.rows("orders")).isEqualTo(after);
-        });
+        List<String> before = d.rows("orders");
+        String id = approved(d, "UPDATE orders SET qty = qty + 1 WHERE id = " + A8);
+        ok(apply(d, id, "--as", "bob"));
+        List<String> after = replaced(before, A8, "[" + A8 + ", packed, null, 2]");
+        assertThat(d.rows("orders")).isEqualTo(after);
+        refused(d.llmsafe("apply", id, "--as", "bob"), Refusal.ALREADY_APPLIED, "it can be applied only once");
+        refused(d.llmsafe("apply", id, "--as", "carol"), Refusal.ALREADY_APPLIED, "it can be applied only once");
+        assertThat(d.rows("orders")).isEqualTo(after);
     }
 
     @ParameterizedTest
@@ -474,38 +451,33 @@ class ApplyRulesEndToEndTest {
     void A8_ofFourAppliersRacingExactlyOneCommits(Engine engine) throws Exception {
         Deployed d = deployed(engine);
         int row = A8 + 1;
-        again(() -> {
-            List<String> before = d.rows("orders");
-            String id = approved(d, "UPDATE orders SET qty = qty + 1 WHERE id = " + row);
-            ExecutorService pool = Executors.newFixedThreadPool(4);
-            CountDownLatch start = new CountDownLatch(1);
-            List<Run> runs = new ArrayList<>();
-            try {
-                List<Future<Run>> futures = new ArrayList<>();
-                for (int i = 0; i < 4; i++) {
-                    String actor = "applier-" + i;
-                    Callable<Run> task = () -> {
-                        start.await();
-                        return d.llmsafe("apply", id, "--as", actor);
-                    };
-                    futures.add(pool.submit(task));
-                }
-                start.countDown();
-                for (Future<Run> f : futures) {
-                    runs.add(f.get());
-                }
-            } finally {
-                pool.shutdownNow();
+        List<String> before = d.rows("orders");
+        String id = approved(d, "UPDATE orders SET qty = qty + 1 WHERE id = " + row);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Run> runs = new ArrayList<>();
+        try {
+            List<Future<Run>> futures = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                String actor = "applier-" + i;
+                Callable<Run> task = () -> {
+                    start.await();
+                    return d.llmsafe("apply", id, "--as", actor);
+                };
+                futures.add(pool.submit(task));
             }
-            for (Run r : runs) {
-                stale(r);
+            start.countDown();
+            for (Future<Run> f : futures) {
+                runs.add(f.get());
             }
-            assertThat(runs).filteredOn(r -> r.status() == Main.OK).hasSize(1);
-            assertThat(runs).filteredOn(r -> r.status() == Main.REFUSED && r.err().startsWith("Refused (ALREADY_APPLIED)"))
-                    .as(runs.toString()).hasSize(3);
-            assertThat(d.rows("orders")).isEqualTo(replaced(before, row, "[" + row + ", packed, fragile, 3]"));
-            assertThat(history(d, id)).filteredOn(h -> h.endsWith(" apply applied")).hasSize(1);
-        });
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(runs).filteredOn(r -> r.status() == Main.OK).hasSize(1);
+        assertThat(runs).filteredOn(r -> r.status() == Main.REFUSED && r.err().startsWith("Refused (ALREADY_APPLIED)"))
+                .as(runs.toString()).hasSize(3);
+        assertThat(d.rows("orders")).isEqualTo(replaced(before, row, "[" + row + ", packed, fragile, 3]"));
+        assertThat(history(d, id)).filteredOn(h -> h.endsWith(" apply applied")).hasSize(1);
     }
 
     // ---- A9 ----------------------------------------------------------------------------------------
@@ -609,18 +581,18 @@ class ApplyRulesEndToEndTest {
         // Parameters of several JDBC types, as the application binds them (D16), and literals of the rest.
         String label = "'h\u00e9llo ''quoted'' \ud83d\ude00'";
         String newLabel = "'na\u00efve \"x\" ''y'' \ud83d\ude01'";
-        again(() -> roundTrip(d, proposePrepared(d, kinds.update(), kinds.parameters()),
+        roundTrip(d, proposePrepared(d, kinds.update(), kinds.parameters()),
                 "1 row would change, in " + kinds.changed() + " columns: ",
                 "[1: -9223372036854775808 (setLong), 2: " + kinds.parameters().get(1) + " (setBigDecimal), 3: <5 bytes>"
                         + " (setBytes), 4: " + newLabel + " (setString), 5: false (setBoolean), 6: 1 (setInt)]",
                 "  id = 1\n    big: 9223372036854775807 -> -9223372036854775808\n    amount: " + kinds.amount() + " -> "
                         + kinds.parameters().get(1) + "\n",
-                "    raw: 0x00ff80275c (5 bytes) -> 0x00fe275c00 (5 bytes)\n    label: " + label + " -> " + newLabel + "\n"));
+                "    raw: 0x00ff80275c (5 bytes) -> 0x00fe275c00 (5 bytes)\n    label: " + label + " -> " + newLabel + "\n");
         // A DELETE is compared column by column, at apply, with what came back out of the store (A4).
-        again(() -> roundTrip(d, d.propose("DELETE FROM kinds WHERE id IN (2, 3)", "kinds"),
+        roundTrip(d, d.propose("DELETE FROM kinds WHERE id IN (2, 3)", "kinds"),
                 "2 rows would be deleted outright", "  id = 2  (deleted)\n    id: 2\n    big: -1\n    amount: NULL\n",
                 "  id = 3  (deleted)\n    id: 3\n    big: 9223372036854775807\n    amount: " + kinds.amount() + "\n",
-                "    raw: 0x00ff80275c (5 bytes)\n    label: " + label + "\n"));
+                "    raw: 0x00ff80275c (5 bytes)\n    label: " + label + "\n");
         // Row 1 now holds exactly the values of reference row 9; rows 2 and 3 are gone.
         List<String> after = d.rows("kinds");
         String reference = after.stream().filter(r -> r.startsWith("[9, ")).findFirst().orElseThrow();
@@ -703,35 +675,28 @@ class ApplyRulesEndToEndTest {
     /** Through the application's URL, a PreparedStatement with parameters; it must become a plan. */
     private static PlanPendingException proposePrepared(Deployed d, String sql, List<Object> parameters) throws Exception {
         List<String> before = d.rows("kinds");
-        for (int attempt = 1; ; attempt++) {
-            try (Connection c = d.connect(); PreparedStatement ps = c.prepareStatement(sql)) {
-                for (int i = 0; i < parameters.size(); i++) {
-                    Object p = parameters.get(i);
-                    if (p instanceof Long l) {
-                        ps.setLong(i + 1, l);
-                    } else if (p instanceof BigDecimal b) {
-                        ps.setBigDecimal(i + 1, b);
-                    } else if (p instanceof byte[] bytes) {
-                        ps.setBytes(i + 1, bytes);
-                    } else if (p instanceof Integer n) {
-                        ps.setInt(i + 1, n);
-                    } else if (p instanceof Boolean b) {
-                        ps.setBoolean(i + 1, b);
-                    } else {
-                        ps.setString(i + 1, (String) p);
-                    }
+        try (Connection c = d.connect(); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.size(); i++) {
+                Object p = parameters.get(i);
+                if (p instanceof Long l) {
+                    ps.setLong(i + 1, l);
+                } else if (p instanceof BigDecimal b) {
+                    ps.setBigDecimal(i + 1, b);
+                } else if (p instanceof byte[] bytes) {
+                    ps.setBytes(i + 1, bytes);
+                } else if (p instanceof Integer n) {
+                    ps.setInt(i + 1, n);
+                } else if (p instanceof Boolean b) {
+                    ps.setBoolean(i + 1, b);
+                } else {
+                    ps.setString(i + 1, (String) p);
                 }
-                ps.executeUpdate();
-                throw new AssertionError(sql + " ran through jdbc:llmsafe: instead of becoming a plan");
-            } catch (PlanPendingException e) {
-                assertThat(d.rows("kinds")).as("the dry run changed nothing").isEqualTo(before);
-                return e;
-            } catch (RefusedException e) {
-                if (attempt < EndToEnd.ATTEMPTS && EndToEnd.staleInnodbTrx(e.getMessage(), attempt)) {
-                    continue;
-                }
-                throw e;
             }
+            ps.executeUpdate();
+            throw new AssertionError(sql + " ran through jdbc:llmsafe: instead of becoming a plan");
+        } catch (PlanPendingException e) {
+            assertThat(d.rows("kinds")).as("the dry run changed nothing").isEqualTo(before);
+            return e;
         }
     }
 

@@ -33,7 +33,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class CardRulesEndToEndTest {
 
-    private static final int ATTEMPTS = EndToEnd.ATTEMPTS;
     private static final String ORDERS = "Changing an order moves money: the ship date decides the payment month.";
     private static final String MEMBERS = "A member's quota and role decide what they may do.";
     private static final String IRREVERSIBLE = "Deleted rows cannot be brought back by llmsafe: it keeps no copy to restore"
@@ -66,12 +65,13 @@ class CardRulesEndToEndTest {
                             + " only): a statement is cancelled from the client when it runs past the bound, which was"
                             + " measured on MariaDB only.");
                 }
-                out.add("InnoDB counts the rows a transaction writes in total, not per table: side effects are measured"
-                        + " as a number of rows, without the tables they are in.");
+                out.add("The side-effect measure is the session's count of rows written (Handler_write, Handler_update,"
+                        + " Handler_delete), in all tables together: side effects are measured as a number of rows,"
+                        + " without the tables they are in.");
+                out.add("That count does not see what a foreign key's ON DELETE or ON UPDATE action writes: a statement"
+                        + " that could fire a CASCADE, SET NULL or SET DEFAULT is refused from the catalog"
+                        + " (CASCADE_SIDE_EFFECTS).");
                 out.add("Foreign keys from other databases are visible only to a credential with privileges there.");
-                out.add("The side-effect measure comes from INNODB_TRX, which the server refreshes only when nobody has"
-                        + " read it for 0.1 s: a tool reading it several times a second can keep a dry run from"
-                        + " measuring, and the dry run is then refused (SIDE_EFFECTS_UNKNOWN).");
                 yield out;
             }
             case SQLITE -> List.of(
@@ -200,18 +200,11 @@ class CardRulesEndToEndTest {
         List<String> before = d.rows("orders");
         // The application names its model as the proposer (llmsafe.proposer in the URL).
         PlanPendingException pending;
-        for (int attempt = 1; ; attempt++) {
-            try (Connection c = connectAs(d, "agent-7"); Statement s = c.createStatement()) {
-                s.executeUpdate("UPDATE orders SET qty = 30 WHERE id = 3");
-                throw new AssertionError("the UPDATE ran through jdbc:llmsafe: instead of becoming a plan");
-            } catch (PlanPendingException e) {
-                pending = e;
-                break;
-            } catch (RefusedException e) {
-                if (attempt >= ATTEMPTS || !EndToEnd.staleInnodbTrx(e.getMessage(), attempt)) {
-                    throw e;
-                }
-            }
+        try (Connection c = connectAs(d, "agent-7"); Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE orders SET qty = 30 WHERE id = 3");
+            throw new AssertionError("the UPDATE ran through jdbc:llmsafe: instead of becoming a plan");
+        } catch (PlanPendingException e) {
+            pending = e;
         }
         String id = pending.planId().toString();
         assertThat(pending.getMessage()).endsWith("\n\nA person other than the proposer (agent-7) must approve it, and a"
@@ -237,10 +230,6 @@ class CardRulesEndToEndTest {
         assertRefused(d.llmsafe("apply", id, "--as", "agent-7"), Refusal.SELF_APPROVAL, "cannot also apply it");
         assertThat(d.rows("orders")).isEqualTo(before);
         Run apply = d.llmsafe("apply", id, "--as", "bob");
-        for (int attempt = 1; attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(apply.err(), attempt); attempt++) {
-            // Another build kept INNODB_TRX stale at the apply: the same again with a new plan.
-            apply = d.approveAndApply(EndToEnd.planId(d.plan("UPDATE orders SET qty = 30 WHERE id = 3")));
-        }
         try {
             assertThat(apply.status()).as(apply.all()).isEqualTo(Main.OK);
             List<String> expected = new ArrayList<>(before);
@@ -258,15 +247,8 @@ class CardRulesEndToEndTest {
     void C4_planAndShowGiveTheCardAsDocumentedJson(Engine engine) throws Exception {
         Deployed d = e2e.deployed(engine);
         List<String> before = d.rows("members");
-        Run planned = null;
-        for (int attempt = 1; planned == null; attempt++) {
-            Run run = d.llmsafe("plan", "UPDATE members SET quota = quota + 10, profile = '{\"role\":\"admin\"}' WHERE id = ?",
-                    "--param", "7", "--as", "assistant", "--json");
-            if (attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(run.out(), attempt)) {
-                continue;
-            }
-            planned = run;
-        }
+        Run planned = d.llmsafe("plan", "UPDATE members SET quota = quota + 10, profile = '{\"role\":\"admin\"}' WHERE id = ?",
+                "--param", "7", "--as", "assistant", "--json");
         assertThat(planned.status()).as(planned.all()).isEqualTo(Main.OK);
         assertThat(d.rows("members")).isEqualTo(before);
         JsonNode out = json(planned);
@@ -412,20 +394,14 @@ class CardRulesEndToEndTest {
 
     /** The statement as a PreparedStatement through the application's URL; it must become a plan. */
     private static PlanPendingException proposePrepared(Deployed d, String sql, String... params) throws Exception {
-        for (int attempt = 1; ; attempt++) {
-            try (Connection c = d.connect(); PreparedStatement ps = c.prepareStatement(sql)) {
-                for (int i = 0; i < params.length; i++) {
-                    ps.setString(i + 1, params[i]);
-                }
-                ps.executeUpdate();
-                throw new AssertionError(sql + " ran through jdbc:llmsafe: instead of becoming a plan");
-            } catch (PlanPendingException e) {
-                return e;
-            } catch (RefusedException e) {
-                if (attempt >= ATTEMPTS || !EndToEnd.staleInnodbTrx(e.getMessage(), attempt)) {
-                    throw e;
-                }
+        try (Connection c = d.connect(); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setString(i + 1, params[i]);
             }
+            ps.executeUpdate();
+            throw new AssertionError(sql + " ran through jdbc:llmsafe: instead of becoming a plan");
+        } catch (PlanPendingException e) {
+            return e;
         }
     }
 

@@ -815,21 +815,15 @@ class ConnectionRulesEndToEndTest {
                             .singleElement().satisfies(u -> assertThat(u).startsWith(d.roles().login(Role.READ).name()));
                 }
             }
-            PlanPendingException p = null;
-            for (int attempt = 1; p == null; attempt++) {
-                try (Connection c = pool.getConnection(); PreparedStatement ps = c.prepareStatement(
-                        "UPDATE orders SET status = ? WHERE id = ?")) {
-                    ps.setString(1, "shipped");
-                    ps.setInt(2, 2);
-                    ps.executeUpdate();
-                    throw new AssertionError("the UPDATE ran through the pool instead of becoming a plan");
-                } catch (PlanPendingException e) {
-                    p = e;
-                } catch (RefusedException e) {
-                    if (attempt >= EndToEnd.ATTEMPTS || !EndToEnd.staleInnodbTrx(e.getMessage(), attempt)) {
-                        throw e;
-                    }
-                }
+            PlanPendingException p;
+            try (Connection c = pool.getConnection(); PreparedStatement ps = c.prepareStatement(
+                    "UPDATE orders SET status = ? WHERE id = ?")) {
+                ps.setString(1, "shipped");
+                ps.setInt(2, 2);
+                ps.executeUpdate();
+                throw new AssertionError("the UPDATE ran through the pool instead of becoming a plan");
+            } catch (PlanPendingException e) {
+                p = e;
             }
             assertThat(p.getMessage()).contains("UPDATE orders SET status = ? WHERE id = ?      [1: 'shipped' (setString), 2: 2 (setInt)]")
                     .contains("id = 2\n    status: 'packed' -> 'shipped'");
@@ -1124,42 +1118,26 @@ class ConnectionRulesEndToEndTest {
         return e;
     }
 
-    /**
-     * The action on a new connection of the application's URL must end in a plan, and change nothing;
-     * again when the dry run found INNODB_TRX stale (EndToEnd.staleInnodbTrx).
-     */
+    /** The action on a new connection of the application's URL must end in a plan, and change nothing. */
     private static PlanPendingException planned(Deployed d, Jdbc action) throws Exception {
         List<String> before = everything(d);
-        for (int attempt = 1; ; attempt++) {
-            try (Connection c = d.connect()) {
-                action.run(c);
-                throw new AssertionError("the write ran through jdbc:llmsafe: instead of becoming a plan");
-            } catch (PlanPendingException e) {
-                assertThat(everything(d)).as("the dry run changed nothing").isEqualTo(before);
-                return e;
-            } catch (RefusedException e) {
-                if (attempt < EndToEnd.ATTEMPTS && EndToEnd.staleInnodbTrx(e.getMessage(), attempt)) {
-                    continue;
-                }
-                throw e;
-            }
+        try (Connection c = d.connect()) {
+            action.run(c);
+            throw new AssertionError("the write ran through jdbc:llmsafe: instead of becoming a plan");
+        } catch (PlanPendingException e) {
+            assertThat(everything(d)).as("the dry run changed nothing").isEqualTo(before);
+            return e;
         }
     }
 
     /**
      * The write through the application's URL becomes a plan (checked), which alice approves and bob
-     * applies with the command line; the whole again when the apply found INNODB_TRX stale.
+     * applies with the command line.
      */
     private static Run proposeApproveApply(Deployed d, Jdbc write, Check check) throws Exception {
-        for (int attempt = 1; ; attempt++) {
-            PlanPendingException p = planned(d, write);
-            check.on(p);
-            Run apply = d.approveAndApply(p.planId().toString());
-            if (attempt < EndToEnd.ATTEMPTS && EndToEnd.staleInnodbTrx(apply.err(), attempt)) {
-                continue;
-            }
-            return apply;
-        }
+        PlanPendingException p = planned(d, write);
+        check.on(p);
+        return d.approveAndApply(p.planId().toString());
     }
 
     private static int planCount(Deployed d) throws Exception {

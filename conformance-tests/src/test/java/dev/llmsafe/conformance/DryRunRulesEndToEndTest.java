@@ -41,7 +41,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class DryRunRulesEndToEndTest {
 
-    private static final int ATTEMPTS = EndToEnd.ATTEMPTS;
     private static final int LOCK_TIMEOUT_MS = 1000;
     private static final int STATEMENT_TIMEOUT_MS = 3000;
 
@@ -224,18 +223,12 @@ class DryRunRulesEndToEndTest {
         List<String> before = d.rows("slots");
         try (Connection caller = d.connect()) {
             caller.setAutoCommit(false);
-            PlanPendingException pending = null;
-            for (int attempt = 1; pending == null; attempt++) {
-                try (Statement s = caller.createStatement()) {
-                    s.executeUpdate("UPDATE slots SET v = 33 WHERE id = 3");
-                    throw new AssertionError("the UPDATE ran through jdbc:llmsafe: instead of becoming a plan");
-                } catch (PlanPendingException e) {
-                    pending = e;
-                } catch (RefusedException e) {
-                    if (attempt >= ATTEMPTS || !EndToEnd.staleInnodbTrx(e.getMessage(), attempt)) {
-                        throw e;
-                    }
-                }
+            PlanPendingException pending;
+            try (Statement s = caller.createStatement()) {
+                s.executeUpdate("UPDATE slots SET v = 33 WHERE id = 3");
+                throw new AssertionError("the UPDATE ran through jdbc:llmsafe: instead of becoming a plan");
+            } catch (PlanPendingException e) {
+                pending = e;
             }
             assertThat(d.rows("slots")).isEqualTo(before);
             String id = pending.planId().toString();
@@ -246,9 +239,6 @@ class DryRunRulesEndToEndTest {
             assertThat(show.status()).as(show.all()).isEqualTo(Main.OK);
             assertThat(show.out()).contains("Status: proposed");
             Run apply = d.approveAndApply(id);
-            if (EndToEnd.staleInnodbTrx(apply.err(), 1)) {
-                apply = cycle(d, () -> { }, () -> { }, "UPDATE slots SET v = 33 WHERE id = 3").apply();
-            }
             assertThat(apply.status()).as(apply.all()).isEqualTo(Main.OK);
             // The caller ends its own transaction as it likes; the plan is not part of it.
             caller.rollback();
@@ -284,25 +274,18 @@ class DryRunRulesEndToEndTest {
             config.setMaximumPoolSize(3);
             config.setAutoCommit(autoCommit);
             try (HikariDataSource pool = new HikariDataSource(config)) {
-                for (int attempt = 1; ; attempt++) {
-                    LlmSafeDataSource guarded = new LlmSafeDataSource(pool, LlmSafeConfig.load(file));
-                    try (Connection c = guarded.getConnection(); Statement s = c.createStatement()) {
-                        s.executeUpdate("UPDATE slots SET v = 44 WHERE id = 4");
-                        throw new AssertionError("the UPDATE ran through LlmSafeDataSource instead of becoming a plan");
-                    } catch (PlanPendingException e) {
-                        assertThat(autoCommit).as("planned on a connection inside a transaction: " + e.getMessage()).isTrue();
-                        assertThat(e.getMessage()).contains("  id = 4\n    v: 4 -> 44\n");
-                        break;
-                    } catch (RefusedException e) {
-                        if (attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(e.getMessage(), attempt)) {
-                            continue;
-                        }
-                        assertThat(autoCommit).as(e.getMessage()).isFalse();
-                        assertRefusal(e, Refusal.NESTING_REFUSED, "inside a transaction it does not own");
-                        break;
-                    } finally {
-                        guarded.close();
-                    }
+                LlmSafeDataSource guarded = new LlmSafeDataSource(pool, LlmSafeConfig.load(file));
+                try (Connection c = guarded.getConnection(); Statement s = c.createStatement()) {
+                    s.executeUpdate("UPDATE slots SET v = 44 WHERE id = 4");
+                    throw new AssertionError("the UPDATE ran through LlmSafeDataSource instead of becoming a plan");
+                } catch (PlanPendingException e) {
+                    assertThat(autoCommit).as("planned on a connection inside a transaction: " + e.getMessage()).isTrue();
+                    assertThat(e.getMessage()).contains("  id = 4\n    v: 4 -> 44\n");
+                } catch (RefusedException e) {
+                    assertThat(autoCommit).as(e.getMessage()).isFalse();
+                    assertRefusal(e, Refusal.NESTING_REFUSED, "inside a transaction it does not own");
+                } finally {
+                    guarded.close();
                 }
             }
             assertThat(d.rows("slots")).isEqualTo(before);
@@ -340,7 +323,7 @@ class DryRunRulesEndToEndTest {
     void D6_aStatementRunningPastTheConfiguredBoundIsStopped(Engine engine) throws Exception {
         Deployed d = e2e.deployed(engine);
         long start = System.nanoTime();
-        RefusedException e = refusedRetrying(d, "UPDATE slots SET v = " + slowExpression(engine) + " WHERE id = 2", "slots");
+        RefusedException e = d.refused("UPDATE slots SET v = " + slowExpression(engine) + " WHERE id = 2", "slots");
         long ms = (System.nanoTime() - start) / 1_000_000;
         assertRefusal(e, Refusal.STATEMENT_TIMEOUT, "ran longer than " + STATEMENT_TIMEOUT_MS + " ms and was stopped",
                 "Nothing was changed");
@@ -360,27 +343,19 @@ class DryRunRulesEndToEndTest {
         Deployed d = e2e.deployed(engine);
         List<String> slots = d.rows("slots");
         List<String> orders = d.rows("orders");
-        for (int attempt = 1; ; attempt++) {
-            try (Connection app = d.connect()) {
-                String card;
-                try (Statement s = app.createStatement()) {
-                    s.executeUpdate("DELETE FROM orders WHERE id = 5");
-                    throw new AssertionError("the DELETE ran through jdbc:llmsafe: instead of becoming a plan");
-                } catch (PlanPendingException e) {
-                    card = e.getMessage();
-                } catch (RefusedException e) {
-                    if (attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(e.getMessage(), attempt)) {
-                        continue;
-                    }
-                    throw e;
-                }
-                assertThat(card).contains("Nothing in the database has changed.")
-                        .contains("Measured by running the statement and rolling back\n  id = 5  (deleted)\n");
-                assertThat(d.rows("orders")).isEqualTo(orders);
-                // The application's connection is still open, and with it the engine's pool.
-                writeAtOnce(d, "UPDATE orders SET qty = 55 WHERE id = 5");
-                break;
+        try (Connection app = d.connect()) {
+            String card;
+            try (Statement s = app.createStatement()) {
+                s.executeUpdate("DELETE FROM orders WHERE id = 5");
+                throw new AssertionError("the DELETE ran through jdbc:llmsafe: instead of becoming a plan");
+            } catch (PlanPendingException e) {
+                card = e.getMessage();
             }
+            assertThat(card).contains("Nothing in the database has changed.")
+                    .contains("Measured by running the statement and rolling back\n  id = 5  (deleted)\n");
+            assertThat(d.rows("orders")).isEqualTo(orders);
+            // The application's connection is still open, and with it the engine's pool.
+            writeAtOnce(d, "UPDATE orders SET qty = 55 WHERE id = 5");
         }
         Run update = d.plan("UPDATE slots SET v = ? WHERE id = ?", "--param", "70", "--param", "4");
         assertThat(update.status()).as(update.all()).isEqualTo(Main.OK);
@@ -495,30 +470,44 @@ class DryRunRulesEndToEndTest {
     void D9_D14_aTriggerWritingAnotherTableIsMeasuredAndRefusedWithItsCounts(Engine engine) throws Exception {
         Deployed d = e2e.deployed(engine);
         List<String> audit = d.rows("d14_audit");
-        String counts = engine == Engine.POSTGRES ? "d14_audit: 2 inserted, 0 updated, 0 deleted"
-                : "4 rows written where the card shows 2";
+        String counts = switch (engine) {
+            case POSTGRES -> "d14_audit: 2 inserted, 0 updated, 0 deleted";
+            case MYSQL -> "the session wrote 2 inserted, 0 updated, 2 deleted where the card shows 2 deleted";
+            case SQLITE -> "4 rows written where the card shows 2";
+        };
         // Not ROW_COUNT_MISMATCH: on SQLite the driver's count (4) includes the trigger's rows, changes() does not.
-        assertRefusal(refusedRetrying(d, "DELETE FROM d14 WHERE id IN (1, 2)", "d14"), Refusal.SIDE_EFFECTS,
+        assertRefusal(d.refused("DELETE FROM d14 WHERE id IN (1, 2)", "d14"), Refusal.SIDE_EFFECTS,
                 counts, "Nothing was kept: it was rolled back");
         Run cli = planRefused(d, "d14", Refusal.SIDE_EFFECTS, "DELETE FROM d14 WHERE id = ?", "--param", "1");
-        assertThat(cli.err()).contains(engine == Engine.POSTGRES ? "d14_audit: 1 inserted, 0 updated, 0 deleted"
-                : "2 rows written where the card shows 1");
+        assertThat(cli.err()).contains(switch (engine) {
+            case POSTGRES -> "d14_audit: 1 inserted, 0 updated, 0 deleted";
+            case MYSQL -> "the session wrote 1 inserted, 0 updated, 1 deleted where the card shows 1 deleted";
+            case SQLITE -> "2 rows written where the card shows 1";
+        });
         assertThat(d.rows("d14_audit")).isEqualTo(audit).isEmpty();
     }
 
-    /** PROCESS (INNODB_TRX) is what MariaDB's planning role needs to measure; PostgreSQL and SQLite need no grant. */
+    /**
+     * MariaDB's measure is the session's own status counters (SPEC.md F39 to F42), which need no
+     * privilege: the planning role of samples/roles holds no PROCESS (which would show it every
+     * session's statements) and plans.
+     */
     @ParameterizedTest
     @EnumSource(value = Engine.class, names = "MYSQL")
-    void D14_withoutTheMeasureThePlanIsSideEffectsUnknownNeverNone(Engine engine) throws Exception {
+    void D14_theMeasureNeedsNoPrivilegeBeyondTheTablesOnMariadb(Engine engine) throws Exception {
         Deployed d = e2e.deployed(engine);
         String plan = "'" + d.roles().login(Role.PLAN).name() + "'@'%'";
-        d.admin("REVOKE PROCESS ON *.* FROM " + plan);
-        try {
-            Run cli = planRefused(d, "slots", Refusal.SIDE_EFFECTS_UNKNOWN, "UPDATE slots SET v = 20 WHERE id = 2");
-            assertThat(cli.err()).contains("grant the PROCESS privilege to the planning user");
-        } finally {
-            d.admin("GRANT PROCESS ON *.* TO " + plan);
+        try (Connection c = d.app().connect(); java.sql.PreparedStatement ps = c.prepareStatement("SELECT COUNT(*)"
+                + " FROM information_schema.USER_PRIVILEGES WHERE GRANTEE = ? AND PRIVILEGE_TYPE = 'PROCESS'")) {
+            ps.setString(1, plan);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getLong(1)).as("PROCESS held by " + plan).isZero();
+            }
         }
+        List<String> before = d.rows("slots");
+        PlanCommands.proposed(d.plan("UPDATE slots SET v = 20 WHERE id = 2"));
+        assertThat(d.rows("slots")).isEqualTo(before);
     }
 
     // ---- D10: no change ------------------------------------------------------------------------
@@ -527,7 +516,7 @@ class DryRunRulesEndToEndTest {
     @EnumSource(Engine.class)
     void D10_anUpdateThatChangesNothingIsNoChange(Engine engine) throws Exception {
         Deployed d = e2e.deployed(engine);
-        assertRefusal(refusedRetrying(d, "UPDATE orders SET status = status WHERE id IN (1, 2)", "orders"),
+        assertRefusal(d.refused("UPDATE orders SET status = status WHERE id IN (1, 2)", "orders"),
                 Refusal.NO_CHANGE, "matches 2 rows of ", "changes no value in any of them");
         planRefused(d, "orders", Refusal.NO_CHANGE, "UPDATE orders SET status = ? WHERE id = ?", "--param", "packed",
                 "--param", "1");
@@ -593,7 +582,7 @@ class DryRunRulesEndToEndTest {
     void D12_aDeleteOnATableWhoseKeyIsSecretIsPlannedWithTheKeyWithheldAndApplied(Engine engine) throws Exception {
         Deployed d = e2e.deployed(engine);
         List<String> before = d.rows("d12k");
-        assertRefusal(refusedRetrying(d, "DELETE FROM d12k WHERE owner = 'bob'", "d12k"), Refusal.DENIED_IDENTIFIER,
+        assertRefusal(d.refused("DELETE FROM d12k WHERE owner = 'bob'", "d12k"), Refusal.DENIED_IDENTIFIER,
                 "is a secret identifier", "no seal key is configured");
         String sealed = PlanCommands.variant(d, "d12-sealed", PlanCommands.top("\"sealKey\": \"a-seal-key-of-32-characters-long\""));
         Run plan = d.plan("--config", sealed, "DELETE FROM d12k WHERE owner = ?", "--param", "bob");
@@ -755,41 +744,30 @@ class DryRunRulesEndToEndTest {
         List<String> before = d.rows("orders");
         String sql = "UPDATE orders SET note = ?, qty = ? WHERE id = ? AND status = ?";
         try {
-            for (int attempt = 1; ; attempt++) {
-                PlanPendingException pending;
-                try (Connection c = d.connect(); PreparedStatement ps = c.prepareStatement(sql)) {
-                    ps.setString(1, "it's");
-                    ps.setLong(2, 40L);
-                    ps.setInt(3, 2);
-                    ps.setString(4, "packed");
-                    ps.executeUpdate();
-                    throw new AssertionError("the UPDATE ran through jdbc:llmsafe: instead of becoming a plan");
-                } catch (PlanPendingException e) {
-                    pending = e;
-                } catch (RefusedException e) {
-                    if (attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(e.getMessage(), attempt)) {
-                        continue;
-                    }
-                    throw e;
-                }
-                assertThat(d.rows("orders")).isEqualTo(before);
-                assertThat(pending.getMessage()).contains("  " + sql + "      [1: 'it''s' (setString), 2: 40 (setLong), 3: 2 (setInt),"
-                        + " 4: 'packed' (setString)]\n")
-                        .contains("  id = 2\n    note: 'fragile' -> 'it''s'\n    qty: 2 -> 40\n");
-                String id = pending.planId().toString();
-                JsonNode params = showJson(d, id).get("plan").get("statements").get(0).get("parameters");
-                assertThat(params.toString()).isEqualTo("[{\"setter\":\"SET_STRING\",\"class\":\"java.lang.String\","
-                        + "\"value\":\"it's\"},{\"setter\":\"SET_LONG\",\"class\":\"java.lang.Long\",\"value\":\"40\"},"
-                        + "{\"setter\":\"SET_INT\",\"class\":\"java.lang.Integer\",\"value\":\"2\"},"
-                        + "{\"setter\":\"SET_STRING\",\"class\":\"java.lang.String\",\"value\":\"packed\"}]");
-                Run apply = d.approveAndApply(id);
-                if (attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(apply.err(), attempt)) {
-                    continue;
-                }
-                assertThat(apply.status()).as(apply.all()).isEqualTo(Main.OK);
-                assertThat(apply.out()).contains("is applied: 1 row committed, exactly as the card showed.");
-                break;
+            PlanPendingException pending;
+            try (Connection c = d.connect(); PreparedStatement ps = c.prepareStatement(sql)) {
+                ps.setString(1, "it's");
+                ps.setLong(2, 40L);
+                ps.setInt(3, 2);
+                ps.setString(4, "packed");
+                ps.executeUpdate();
+                throw new AssertionError("the UPDATE ran through jdbc:llmsafe: instead of becoming a plan");
+            } catch (PlanPendingException e) {
+                pending = e;
             }
+            assertThat(d.rows("orders")).isEqualTo(before);
+            assertThat(pending.getMessage()).contains("  " + sql + "      [1: 'it''s' (setString), 2: 40 (setLong), 3: 2 (setInt),"
+                    + " 4: 'packed' (setString)]\n")
+                    .contains("  id = 2\n    note: 'fragile' -> 'it''s'\n    qty: 2 -> 40\n");
+            String id = pending.planId().toString();
+            JsonNode params = showJson(d, id).get("plan").get("statements").get(0).get("parameters");
+            assertThat(params.toString()).isEqualTo("[{\"setter\":\"SET_STRING\",\"class\":\"java.lang.String\","
+                    + "\"value\":\"it's\"},{\"setter\":\"SET_LONG\",\"class\":\"java.lang.Long\",\"value\":\"40\"},"
+                    + "{\"setter\":\"SET_INT\",\"class\":\"java.lang.Integer\",\"value\":\"2\"},"
+                    + "{\"setter\":\"SET_STRING\",\"class\":\"java.lang.String\",\"value\":\"packed\"}]");
+            Run apply = d.approveAndApply(id);
+            assertThat(apply.status()).as(apply.all()).isEqualTo(Main.OK);
+            assertThat(apply.out()).contains("is applied: 1 row committed, exactly as the card showed.");
             List<String> expected = new ArrayList<>(before);
             expected.set(1, "[2, packed, it's, 40, tok-2]");
             assertThat(d.rows("orders")).isEqualTo(expected);
@@ -825,27 +803,19 @@ class DryRunRulesEndToEndTest {
 
     /** Proposes through the application's connection and, for a plan, approves and applies it with the CLI. */
     private static Object proposeAndApply(Deployed d, Connection app, String sql, Bind bind) throws Exception {
-        for (int attempt = 1; ; attempt++) {
-            PlanPendingException pending;
-            try (PreparedStatement ps = app.prepareStatement(sql)) {
-                bind.bind(ps);
-                ps.executeUpdate();
-                throw new AssertionError(sql + " ran through jdbc:llmsafe: instead of becoming a plan");
-            } catch (PlanPendingException e) {
-                pending = e;
-            } catch (RefusedException e) {
-                if (attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(e.getMessage(), attempt)) {
-                    continue;
-                }
-                return e;
-            }
-            Run apply = d.approveAndApply(pending.planId().toString());
-            if (attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(apply.err(), attempt)) {
-                continue;
-            }
-            assertThat(apply.status()).as(sql + "\n" + pending.getMessage() + "\n" + apply.all()).isEqualTo(Main.OK);
-            return pending;
+        PlanPendingException pending;
+        try (PreparedStatement ps = app.prepareStatement(sql)) {
+            bind.bind(ps);
+            ps.executeUpdate();
+            throw new AssertionError(sql + " ran through jdbc:llmsafe: instead of becoming a plan");
+        } catch (PlanPendingException e) {
+            pending = e;
+        } catch (RefusedException e) {
+            return e;
         }
+        Run apply = d.approveAndApply(pending.planId().toString());
+        assertThat(apply.status()).as(sql + "\n" + pending.getMessage() + "\n" + apply.all()).isEqualTo(Main.OK);
+        return pending;
     }
 
     /**
@@ -971,7 +941,7 @@ class DryRunRulesEndToEndTest {
         Deployed d = e2e.deployed(engine);
         String spaced = "UPDATE vals SET doc = '{\"role\": \"user\"}' WHERE id = 1";
         if (engine == Engine.POSTGRES) {
-            assertRefusal(refusedRetrying(d, spaced, "vals"), Refusal.NO_CHANGE, "changes no value");
+            assertRefusal(d.refused(spaced, "vals"), Refusal.NO_CHANGE, "changes no value");
         } else {
             assertThat(d.propose(spaced, "vals").getMessage())
                     .contains("    doc: {\"role\":\"user\"} -> {\"role\": \"user\"}\n");
@@ -1025,58 +995,47 @@ class DryRunRulesEndToEndTest {
         java.time.LocalDateTime stamp = java.time.LocalDateTime.of(2024, 2, 29, 13, 45, 56, 123_455_000);
         List<String> before = d.rows("vals");
         try {
-            for (int attempt = 1; ; attempt++) {
-                PlanPendingException pending;
-                try (Connection c = d.connect(); PreparedStatement ps = c.prepareStatement(sql)) {
-                    int i = 1;
-                    if (decimals) {
-                        ps.setBigDecimal(i++, amount);
-                    }
-                    ps.setObject(i++, stamp);
-                    ps.setInt(i, 1);
-                    ps.executeUpdate();
-                    throw new AssertionError("the UPDATE ran through jdbc:llmsafe: instead of becoming a plan");
-                } catch (PlanPendingException e) {
-                    pending = e;
-                } catch (RefusedException e) {
-                    if (attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(e.getMessage(), attempt)) {
-                        continue;
-                    }
-                    throw e;
-                }
-                assertThat(d.rows("vals")).isEqualTo(before);
-                assertThat(pending.getMessage()).contains("  " + sql + "      [" + (decimals
-                        ? "1: 1234567890123456789012345678.0123456787 (setBigDecimal), 2: '2024-02-29T13:45:56.123455'"
-                                + " (setObject(LocalDateTime)), 3: 1 (setInt)]"
-                        : "1: '2024-02-29T13:45:56.123455' (setObject(LocalDateTime)), 2: 1 (setInt)]"));
+            PlanPendingException pending;
+            try (Connection c = d.connect(); PreparedStatement ps = c.prepareStatement(sql)) {
+                int i = 1;
                 if (decimals) {
-                    assertThat(pending.getMessage()).contains("    amount: 1234567890123456789012345678.0123456788 -> "
-                            + "1234567890123456789012345678.0123456787\n");
+                    ps.setBigDecimal(i++, amount);
                 }
-                assertThat(pending.getMessage()).contains("    stamp: " + switch (engine) {
-                    case POSTGRES -> "2024-02-29T13:45:56.123456 -> 2024-02-29T13:45:56.123455\n";
-                    // D16: the parameter is sent as the application sent it, and Connector/J sends a LocalDateTime
-                    // to MariaDB (which introduces itself as 5.5.5) without its fraction (measured): the card says
-                    // what the application's statement writes.
-                    case MYSQL -> "2024-02-29T13:45:56.123456 -> 2024-02-29T13:45:56.000000\n";
-                    // sqlite-jdbc binds a LocalDateTime as its ISO text, which SQLite keeps as text.
-                    case SQLITE -> "'2024-02-29 13:45:56.123456' -> '2024-02-29T13:45:56.123455'\n";
-                });
-                JsonNode params = showJson(d, pending.planId().toString()).get("plan").get("statements").get(0)
-                        .get("parameters");
-                assertThat(params.toString()).isEqualTo("[" + (decimals
-                        ? "{\"setter\":\"SET_BIG_DECIMAL\",\"class\":\"java.math.BigDecimal\","
-                                + "\"value\":\"1234567890123456789012345678.0123456787\"}," : "")
-                        + "{\"setter\":\"SET_OBJECT\",\"class\":\"java.time.LocalDateTime\","
-                        + "\"value\":\"2024-02-29T13:45:56.123455\"},"
-                        + "{\"setter\":\"SET_INT\",\"class\":\"java.lang.Integer\",\"value\":\"1\"}]");
-                Run apply = d.approveAndApply(pending.planId().toString());
-                if (attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(apply.err(), attempt)) {
-                    continue;
-                }
-                assertThat(apply.status()).as(apply.all()).isEqualTo(Main.OK);
-                break;
+                ps.setObject(i++, stamp);
+                ps.setInt(i, 1);
+                ps.executeUpdate();
+                throw new AssertionError("the UPDATE ran through jdbc:llmsafe: instead of becoming a plan");
+            } catch (PlanPendingException e) {
+                pending = e;
             }
+            assertThat(d.rows("vals")).isEqualTo(before);
+            assertThat(pending.getMessage()).contains("  " + sql + "      [" + (decimals
+                    ? "1: 1234567890123456789012345678.0123456787 (setBigDecimal), 2: '2024-02-29T13:45:56.123455'"
+                            + " (setObject(LocalDateTime)), 3: 1 (setInt)]"
+                    : "1: '2024-02-29T13:45:56.123455' (setObject(LocalDateTime)), 2: 1 (setInt)]"));
+            if (decimals) {
+                assertThat(pending.getMessage()).contains("    amount: 1234567890123456789012345678.0123456788 -> "
+                        + "1234567890123456789012345678.0123456787\n");
+            }
+            assertThat(pending.getMessage()).contains("    stamp: " + switch (engine) {
+                case POSTGRES -> "2024-02-29T13:45:56.123456 -> 2024-02-29T13:45:56.123455\n";
+                // D16: the parameter is sent as the application sent it, and Connector/J sends a LocalDateTime
+                // to MariaDB (which introduces itself as 5.5.5) without its fraction (measured): the card says
+                // what the application's statement writes.
+                case MYSQL -> "2024-02-29T13:45:56.123456 -> 2024-02-29T13:45:56.000000\n";
+                // sqlite-jdbc binds a LocalDateTime as its ISO text, which SQLite keeps as text.
+                case SQLITE -> "'2024-02-29 13:45:56.123456' -> '2024-02-29T13:45:56.123455'\n";
+            });
+            JsonNode params = showJson(d, pending.planId().toString()).get("plan").get("statements").get(0)
+                    .get("parameters");
+            assertThat(params.toString()).isEqualTo("[" + (decimals
+                    ? "{\"setter\":\"SET_BIG_DECIMAL\",\"class\":\"java.math.BigDecimal\","
+                            + "\"value\":\"1234567890123456789012345678.0123456787\"}," : "")
+                    + "{\"setter\":\"SET_OBJECT\",\"class\":\"java.time.LocalDateTime\","
+                    + "\"value\":\"2024-02-29T13:45:56.123455\"},"
+                    + "{\"setter\":\"SET_INT\",\"class\":\"java.lang.Integer\",\"value\":\"1\"}]");
+            Run apply = d.approveAndApply(pending.planId().toString());
+            assertThat(apply.status()).as(apply.all()).isEqualTo(Main.OK);
             try (Statement s = d.app().admin().createStatement();
                  ResultSet rs = s.executeQuery("SELECT amount, stamp FROM vals WHERE id = 1")) {
                 assertThat(rs.next()).isTrue();
@@ -1110,39 +1069,22 @@ class DryRunRulesEndToEndTest {
 
     /**
      * {@code llmsafe plan} (its arguments given), {@code approve} as another person, the step before,
-     * {@code apply} as a third, and the step after. The plan must be proposed. Again when the dry run or
-     * the apply found INNODB_TRX stale (see {@link EndToEnd#staleInnodbTrx}).
+     * {@code apply} as a third, and the step after. The plan must be proposed.
      */
     static Cycle cycle(Deployed d, Step before, Step after, String... planArgs) throws Exception {
-        for (int attempt = 1; ; attempt++) {
-            Run plan = d.plan(planArgs);
-            assertThat(plan.status()).as(plan.all()).isEqualTo(Main.OK);
-            String id = EndToEnd.planId(plan);
-            Run approve = d.llmsafe("approve", id, "--as", "alice");
-            assertThat(approve.status()).as(approve.all()).isEqualTo(Main.OK);
-            before.run();
-            Run apply;
-            try {
-                apply = d.llmsafe("apply", id, "--as", "bob");
-            } finally {
-                after.run();
-            }
-            if (attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(apply.err(), attempt)) {
-                continue;
-            }
-            return new Cycle(plan, apply);
+        Run plan = d.plan(planArgs);
+        assertThat(plan.status()).as(plan.all()).isEqualTo(Main.OK);
+        String id = EndToEnd.planId(plan);
+        Run approve = d.llmsafe("approve", id, "--as", "alice");
+        assertThat(approve.status()).as(approve.all()).isEqualTo(Main.OK);
+        before.run();
+        Run apply;
+        try {
+            apply = d.llmsafe("apply", id, "--as", "bob");
+        } finally {
+            after.run();
         }
-    }
-
-    /** The refusal through the URL; again while INNODB_TRX stayed stale. Nothing changed in the table. */
-    static RefusedException refusedRetrying(Deployed d, String sql, String table) throws Exception {
-        for (int attempt = 1; ; attempt++) {
-            RefusedException e = d.refused(sql, table);
-            if (attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(e.getMessage(), attempt)) {
-                continue;
-            }
-            return e;
-        }
+        return new Cycle(plan, apply);
     }
 
     /** {@code llmsafe plan ARGS} is refused with the code, and the table is as it was. */

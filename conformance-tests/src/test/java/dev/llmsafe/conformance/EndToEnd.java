@@ -51,9 +51,6 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 final class EndToEnd implements AfterAllCallback {
 
-    /** How often a step is tried while another process keeps INNODB_TRX stale (see {@link #staleInnodbTrx}). */
-    static final int ATTEMPTS = 5;
-
     /**
      * What a test class deploys.
      *
@@ -119,41 +116,26 @@ final class EndToEnd implements AfterAllCallback {
             return flavor == Flavor.MARIADB || flavor == Flavor.MYSQL;
         }
 
-        /**
-         * {@code llmsafe plan ARGS --as assistant}; again, up to {@link #ATTEMPTS} times, when the dry run
-         * found INNODB_TRX stale.
-         */
-        Run plan(String... args) throws InterruptedException {
+        /** {@code llmsafe plan ARGS --as assistant}. */
+        Run plan(String... args) {
             List<String> all = new ArrayList<>(List.of("plan"));
             all.addAll(List.of(args));
             all.addAll(List.of("--as", "assistant"));
-            for (int attempt = 1; ; attempt++) {
-                Run plan = llmsafe(all.toArray(String[]::new));
-                if (attempt >= ATTEMPTS || !staleInnodbTrx(plan.err(), attempt)) {
-                    return plan;
-                }
-            }
+            return llmsafe(all.toArray(String[]::new));
         }
 
         /**
-         * The statement through the application's URL, which must become a plan; again when the dry run
-         * found INNODB_TRX stale. Nothing may have changed in the table.
+         * The statement through the application's URL, which must become a plan. Nothing may have
+         * changed in the table.
          */
         PlanPendingException propose(String sql, String table) throws Exception {
             List<String> before = rows(table);
-            for (int attempt = 1; ; attempt++) {
-                try (Connection c = connect(); Statement s = c.createStatement()) {
-                    s.executeUpdate(sql);
-                    throw new AssertionError(sql + " ran through jdbc:llmsafe: instead of becoming a plan");
-                } catch (PlanPendingException e) {
-                    assertThat(rows(table)).as("the dry run changed nothing").isEqualTo(before);
-                    return e;
-                } catch (RefusedException e) {
-                    if (attempt < ATTEMPTS && staleInnodbTrx(e.getMessage(), attempt)) {
-                        continue;
-                    }
-                    throw e;
-                }
+            try (Connection c = connect(); Statement s = c.createStatement()) {
+                s.executeUpdate(sql);
+                throw new AssertionError(sql + " ran through jdbc:llmsafe: instead of becoming a plan");
+            } catch (PlanPendingException e) {
+                assertThat(rows(table)).as("the dry run changed nothing").isEqualTo(before);
+                return e;
             }
         }
 
@@ -170,10 +152,7 @@ final class EndToEnd implements AfterAllCallback {
             return e;
         }
 
-        /**
-         * {@code approve ID --as alice}, then {@code apply ID --as bob}; the apply again (with a new plan
-         * made by {@code propose}) when it found INNODB_TRX stale.
-         */
+        /** {@code approve ID --as alice}, then {@code apply ID --as bob}. */
         Run approveAndApply(String id) {
             Run approve = llmsafe("approve", id, "--as", "alice");
             assertThat(approve.status()).as(approve.all()).isEqualTo(Main.OK);
@@ -295,22 +274,6 @@ final class EndToEnd implements AfterAllCallback {
     }
 
     // ---- shared checks ----------------------------------------------------------------------------
-
-    /**
-     * Whether the output says the side-effect measure was kept stale by another reader; if so, waits a
-     * little longer each time, so that a burst of another build's dry runs can pass. InnoDB refreshes
-     * INNODB_TRX only after 0.1 s without readers (F27), and the test servers are shared with other
-     * builds whose dry runs read it too, so that llmsafe, rightly, refuses to call the side effects
-     * measured. That refusal says nothing about the rule under test.
-     */
-    static boolean staleInnodbTrx(String output, int attempt) throws InterruptedException {
-        boolean stale = output != null && output.contains("did not show this transaction in a fresh INNODB_TRX");
-        if (stale) {
-            System.err.println("NOTICE: INNODB_TRX stayed stale (another process reads it); running it again");
-            Thread.sleep(1000L * attempt);
-        }
-        return stale;
-    }
 
     /** The id of the plan a {@code plan} command proposed. */
     static String planId(Run plan) {

@@ -1,6 +1,5 @@
 package dev.llmsafe.conformance;
 
-import static dev.llmsafe.conformance.PlanCommands.again;
 import static dev.llmsafe.conformance.PlanCommands.apply;
 import static dev.llmsafe.conformance.PlanCommands.ok;
 import static dev.llmsafe.conformance.PlanCommands.plan;
@@ -67,19 +66,17 @@ class OperatorRulesEndToEndTest {
     @EnumSource(Engine.class)
     void O1_approveApplyShowAndRejectTakeAUniqueBeginningOfThePlanId(Engine engine) throws Exception {
         Deployed d = e2e.deployed(engine);
-        again(() -> {
-            List<String> before = d.rows("orders");
-            String id = proposed(plan(d, "assistant", "UPDATE orders SET qty = 40 WHERE id = " + O1));
-            String other = proposed(plan(d, "assistant", "UPDATE orders SET qty = 41 WHERE id = " + (O1 + 1)));
-            String prefix = id.substring(0, 12);
-            assertThat(ok(d.llmsafe("show", prefix)).out()).contains("Plan " + id);
-            assertThat(ok(d.llmsafe("approve", prefix, "--as", "alice")).out()).startsWith("Plan " + id + " is approved");
-            assertThat(ok(d.llmsafe("reject", other.substring(0, 9), "--as", "carol")).out())
-                    .isEqualTo("Plan " + other + " is rejected by carol." + System.lineSeparator());
-            Run applied = ok(apply(d, prefix, "--as", "bob"));
-            assertThat(applied.out()).startsWith("Plan " + id + " is applied: 1 row committed");
-            assertThat(d.rows("orders")).isEqualTo(replaced(before, O1, "[" + O1 + ", packed, null, 40]"));
-        });
+        List<String> before = d.rows("orders");
+        String id = proposed(plan(d, "assistant", "UPDATE orders SET qty = 40 WHERE id = " + O1));
+        String other = proposed(plan(d, "assistant", "UPDATE orders SET qty = 41 WHERE id = " + (O1 + 1)));
+        String prefix = id.substring(0, 12);
+        assertThat(ok(d.llmsafe("show", prefix)).out()).contains("Plan " + id);
+        assertThat(ok(d.llmsafe("approve", prefix, "--as", "alice")).out()).startsWith("Plan " + id + " is approved");
+        assertThat(ok(d.llmsafe("reject", other.substring(0, 9), "--as", "carol")).out())
+                .isEqualTo("Plan " + other + " is rejected by carol." + System.lineSeparator());
+        Run applied = ok(apply(d, prefix, "--as", "bob"));
+        assertThat(applied.out()).startsWith("Plan " + id + " is applied: 1 row committed");
+        assertThat(d.rows("orders")).isEqualTo(replaced(before, O1, "[" + O1 + ", packed, null, 40]"));
         Run shortened = d.llmsafe("approve", "1234567", "--as", "alice");
         assertThat(shortened.status()).isEqualTo(Main.USAGE);
         assertThat(shortened.err()).contains("first 8 characters or more");
@@ -130,19 +127,17 @@ class OperatorRulesEndToEndTest {
         for (Path file : List.of(approver, applier)) {
             assertThat(Files.readString(file)).doesNotContain("\"connection\"").doesNotContain("PLAN_PASSWORD");
         }
-        again(() -> {
-            List<String> before = d.rows("orders");
-            String id = proposed(plan(d, "assistant", "UPDATE orders SET qty = 43 WHERE id = " + (O2 + 2)));
-            assertThat(ok(d.llmsafe("list", "--config", approver.toString())).out()).contains(id);
-            assertThat(ok(d.llmsafe("approve", id, "--as", "alice", "--config", approver.toString())).out())
-                    .contains("is approved by alice");
-            Run wrongFile = d.llmsafe("apply", id, "--as", "bob", "--config", approver.toString());
-            assertThat(wrongFile.status()).isEqualTo(Main.USAGE);
-            assertThat(wrongFile.err()).contains("names no connection");
-            Run applied = ok(apply(d, id, "--as", "bob", "--config", applier.toString()));
-            assertThat(applied.out()).contains("is applied: 1 row committed");
-            assertThat(d.rows("orders")).isEqualTo(replaced(before, O2 + 2, "[" + (O2 + 2) + ", open, null, 43]"));
-        });
+        List<String> before = d.rows("orders");
+        String id = proposed(plan(d, "assistant", "UPDATE orders SET qty = 43 WHERE id = " + (O2 + 2)));
+        assertThat(ok(d.llmsafe("list", "--config", approver.toString())).out()).contains(id);
+        assertThat(ok(d.llmsafe("approve", id, "--as", "alice", "--config", approver.toString())).out())
+                .contains("is approved by alice");
+        Run wrongFile = d.llmsafe("apply", id, "--as", "bob", "--config", approver.toString());
+        assertThat(wrongFile.status()).isEqualTo(Main.USAGE);
+        assertThat(wrongFile.err()).contains("names no connection");
+        Run applied = ok(apply(d, id, "--as", "bob", "--config", applier.toString()));
+        assertThat(applied.out()).contains("is applied: 1 row committed");
+        assertThat(d.rows("orders")).isEqualTo(replaced(before, O2 + 2, "[" + (O2 + 2) + ", open, null, 43]"));
         Run check = ok(d.llmsafe("check", "--config", approver.toString()));
         assertThat(check.out()).startsWith("Serves: approve (approve, reject, list, show)\n").contains("Ready: yes");
         assertThat(ok(d.llmsafe("check", "--config", applier.toString())).out())

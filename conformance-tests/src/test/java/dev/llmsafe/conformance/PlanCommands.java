@@ -17,12 +17,10 @@ import java.util.regex.Pattern;
 
 /**
  * The steps of a plan's life on the command line of an {@link EndToEnd} deployment, shared by the
- * end-to-end classes of approving and applying (A) and of the store (T): propose, approve, apply
- * (again when INNODB_TRX stayed stale), show, and the configuration file edited for one command.
+ * end-to-end classes of approving and applying (A) and of the store (T): propose, approve, apply,
+ * show, and the configuration file edited for one command.
  */
 final class PlanCommands {
-
-    static final String STALE = "did not show this transaction in a fresh INNODB_TRX";
 
     private PlanCommands() {
     }
@@ -41,66 +39,19 @@ final class PlanCommands {
                 + " qty INT NOT NULL)", "INSERT INTO orders VALUES " + String.join(", ", rows));
     }
 
-    /** The scenario is run again when an apply found InnoDB's INNODB_TRX stale (see {@link EndToEnd#staleInnodbTrx}). */
-    @FunctionalInterface
-    interface Scenario {
-        void run() throws Exception;
-    }
-
-    /** An apply that said nothing about the rule under test: another process kept INNODB_TRX stale. */
-    static final class StaleApply extends RuntimeException {
-        private final String output;
-
-        StaleApply(String output) {
-            super("INNODB_TRX stayed stale: " + output);
-            this.output = output;
-        }
-    }
-
-    /**
-     * Runs the scenario, and again, up to {@link EndToEnd#ATTEMPTS} times, when one of its applies was
-     * refused because INNODB_TRX stayed stale; such an apply changed nothing, and the scenario starts
-     * over with a new plan.
-     */
-    static void again(Scenario scenario) throws Exception {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                scenario.run();
-                return;
-            } catch (StaleApply e) {
-                if (attempt >= EndToEnd.ATTEMPTS) {
-                    throw e;
-                }
-                EndToEnd.staleInnodbTrx(e.output, attempt);
-            }
-        }
-    }
-
-    /** {@code llmsafe apply ID ARGS}; a {@link StaleApply} when INNODB_TRX stayed stale. */
+    /** {@code llmsafe apply ID ARGS}. */
     static Run apply(Deployed d, String id, String... args) {
         List<String> all = new ArrayList<>(List.of("apply", id));
         all.addAll(List.of(args));
-        return stale(d.llmsafe(all.toArray(String[]::new)));
+        return d.llmsafe(all.toArray(String[]::new));
     }
 
-    static Run stale(Run r) {
-        if (r.all().contains(STALE)) {
-            throw new StaleApply(r.all());
-        }
-        return r;
-    }
-
-    /** {@code llmsafe plan ARGS --as ACTOR}, again when the dry run found INNODB_TRX stale. */
-    static Run plan(Deployed d, String actor, String... args) throws InterruptedException {
+    /** {@code llmsafe plan ARGS --as ACTOR}. */
+    static Run plan(Deployed d, String actor, String... args) {
         List<String> all = new ArrayList<>(List.of("plan"));
         all.addAll(List.of(args));
         all.addAll(List.of("--as", actor));
-        for (int attempt = 1; ; attempt++) {
-            Run plan = d.llmsafe(all.toArray(String[]::new));
-            if (attempt >= EndToEnd.ATTEMPTS || !EndToEnd.staleInnodbTrx(plan.err(), attempt)) {
-                return plan;
-            }
-        }
+        return d.llmsafe(all.toArray(String[]::new));
     }
 
     /** The id of a plan the command proposed. */

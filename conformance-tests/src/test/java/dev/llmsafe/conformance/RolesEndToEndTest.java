@@ -53,8 +53,6 @@ class RolesEndToEndTest {
               }
             """);
 
-    private static final int ATTEMPTS = EndToEnd.ATTEMPTS;
-
     @RegisterExtension
     static final EndToEnd e2e = new EndToEnd(SETUP);
 
@@ -75,9 +73,6 @@ class RolesEndToEndTest {
                 .contains(engine == Engine.SQLITE ? "store.db" : d.roles().login(Role.STORE).name() + " at ");
 
         Run check = d.llmsafe("check");
-        for (int attempt = 1; attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(check.out(), attempt); attempt++) {
-            check = d.llmsafe("check");
-        }
         assertThat(check.status()).as(check.out() + check.err()).isEqualTo(Main.OK);
         assertThat(check.out()).contains("orders: ready", "members: read only", "Ready: yes")
                 .contains("a dry run on one real row ran, was rolled back, and the rollback was proven")
@@ -155,33 +150,21 @@ class RolesEndToEndTest {
         }
 
         Map<Integer, Integer> before = quantities(d);
-        // Again when InnoDB's INNODB_TRX stayed stale at the dry run or the apply (see proposeApproveApply).
-        for (int attempt = 1; ; attempt++) {
-            PlanPendingException pending;
-            try (Connection c = d.connect(); Statement s = c.createStatement()) {
-                s.executeUpdate("UPDATE orders SET qty = qty + 10 WHERE id = 3");
-                throw new AssertionError("the UPDATE ran through jdbc:llmsafe: instead of becoming a plan");
-            } catch (PlanPendingException e) {
-                pending = e;
-            } catch (RefusedException e) {
-                if (attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(e.getMessage(), attempt)) {
-                    continue;
-                }
-                throw e;
-            }
-            assertThat(quantities(d)).isEqualTo(before);
-            String id = pending.planId().toString();
-            Run show = d.llmsafe("show", id);
-            assertThat(show.status()).as(show.err()).isEqualTo(Main.OK);
-            assertThat(show.out()).contains("Status: proposed").contains("assistant  propose  done");
-            assertThat(d.llmsafe("approve", id, "--as", "alice").status()).isEqualTo(Main.OK);
-            Run apply = d.llmsafe("apply", id, "--as", "bob");
-            if (attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(apply.err(), attempt)) {
-                continue;
-            }
-            assertThat(apply.status()).as(apply.err()).isEqualTo(Main.OK);
-            break;
+        PlanPendingException pending;
+        try (Connection c = d.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE orders SET qty = qty + 10 WHERE id = 3");
+            throw new AssertionError("the UPDATE ran through jdbc:llmsafe: instead of becoming a plan");
+        } catch (PlanPendingException e) {
+            pending = e;
         }
+        assertThat(quantities(d)).isEqualTo(before);
+        String id = pending.planId().toString();
+        Run show = d.llmsafe("show", id);
+        assertThat(show.status()).as(show.err()).isEqualTo(Main.OK);
+        assertThat(show.out()).contains("Status: proposed").contains("assistant  propose  done");
+        assertThat(d.llmsafe("approve", id, "--as", "alice").status()).isEqualTo(Main.OK);
+        Run apply = d.llmsafe("apply", id, "--as", "bob");
+        assertThat(apply.status()).as(apply.err()).isEqualTo(Main.OK);
         before.computeIfPresent(3, (k, q) -> q + 10);
         assertThat(quantities(d)).isEqualTo(before);
     }
@@ -211,19 +194,17 @@ class RolesEndToEndTest {
     }
 
     /**
-     * On MariaDB and MySQL the applying role needs the planning role's catalog and measure grants, not
-     * only its table grants: apply re-reads the catalog and measures side effects as the dry run does.
-     * Without PROCESS (INNODB_TRX) or REFERENCES (the cascade rules, MariaDB), apply refuses and
-     * commits nothing.
+     * On MariaDB the applying role needs the planning role's catalog grant, not only its table grants:
+     * apply re-reads the catalog as the dry run does. Without REFERENCES (the cascade rules), apply
+     * refuses and commits nothing. (The side-effect measure, the session's own counters, needs no grant.)
      */
     @ParameterizedTest
     @EnumSource(value = Engine.class, names = "MYSQL")
-    void A2_theApplyRoleNeedsThePlanningRolesCatalogAndMeasureGrants(Engine engine) throws Exception {
+    void A2_theApplyRoleNeedsThePlanningRolesCatalogGrants(Engine engine) throws Exception {
         Deployed d = deployed(engine);
         assertThat(d.llmsafe("migrate").status()).isEqualTo(Main.OK);
         String apply = "'" + d.roles().login(Role.APPLY).name() + "'@'%'";
         Map<String, String> missing = new LinkedHashMap<>();
-        missing.put("PROCESS ON *.*", "SIDE_EFFECTS_UNKNOWN");
         if (d.flavor() == Flavor.MARIADB) {
             missing.put("REFERENCES ON " + d.app().name() + ".*", "CASCADES_UNKNOWN");
         }
@@ -234,10 +215,6 @@ class RolesEndToEndTest {
                     "UPDATE orders SET qty = qty + 1 WHERE id = 3");
             assertThat(c.apply().status()).as(grant.getKey() + ": " + c.apply().out()).isEqualTo(Main.REFUSED);
             assertThat(c.apply().err()).as(grant.getKey()).startsWith("Refused (" + grant.getValue() + ")");
-            if (grant.getValue().equals("SIDE_EFFECTS_UNKNOWN")) {
-                // For want of the privilege, not because another process kept the snapshot stale.
-                assertThat(c.apply().err()).contains("INNODB_TRX cannot be read");
-            }
             assertThat(quantities(d)).isEqualTo(before);
         }
     }
@@ -306,39 +283,25 @@ class RolesEndToEndTest {
     /**
      * {@code llmsafe plan} (its arguments given), {@code approve} as another person, then the step
      * before, {@code apply} as a third, and the step after. The plan must be proposed.
-     *
-     * <p>Again, up to {@link #ATTEMPTS} times in all (and {@code check} too), when the dry run or the apply was
-     * refused because InnoDB's INNODB_TRX snapshot stayed stale: InnoDB refreshes it only after 0.1 s
-     * without readers (F27), and the test servers are shared with other builds whose dry runs read it
-     * too, so that llmsafe, rightly, refuses to call the side effects measured. That refusal says
-     * nothing about the roles.
      */
     private static Cycle proposeApproveApply(Deployed d, Step before, Step after, String... planArgs) throws Exception {
-        for (int attempt = 1; ; attempt++) {
-            String[] args = new String[planArgs.length + 3];
-            args[0] = "plan";
-            System.arraycopy(planArgs, 0, args, 1, planArgs.length);
-            args[args.length - 2] = "--as";
-            args[args.length - 1] = "assistant";
-            Run plan = d.llmsafe(args);
-            if (attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(plan.err(), attempt)) {
-                continue;
-            }
-            assertThat(plan.status()).as(plan.err()).isEqualTo(Main.OK);
-            String id = EndToEnd.planId(plan);
-            assertThat(d.llmsafe("approve", id, "--as", "alice").status()).isEqualTo(Main.OK);
-            before.run();
-            Run apply;
-            try {
-                apply = d.llmsafe("apply", id, "--as", "bob");
-            } finally {
-                after.run();
-            }
-            if (attempt < ATTEMPTS && EndToEnd.staleInnodbTrx(apply.err(), attempt)) {
-                continue;
-            }
-            return new Cycle(plan, apply);
+        String[] args = new String[planArgs.length + 3];
+        args[0] = "plan";
+        System.arraycopy(planArgs, 0, args, 1, planArgs.length);
+        args[args.length - 2] = "--as";
+        args[args.length - 1] = "assistant";
+        Run plan = d.llmsafe(args);
+        assertThat(plan.status()).as(plan.err()).isEqualTo(Main.OK);
+        String id = EndToEnd.planId(plan);
+        assertThat(d.llmsafe("approve", id, "--as", "alice").status()).isEqualTo(Main.OK);
+        before.run();
+        Run apply;
+        try {
+            apply = d.llmsafe("apply", id, "--as", "bob");
+        } finally {
+            after.run();
         }
+        return new Cycle(plan, apply);
     }
 
 

@@ -460,19 +460,14 @@ class StatementRulesEndToEndTest {
 
     /**
      * The statement through the URL becomes a plan, which {@code alice} approves and {@code bob} applies
-     * with the command line; again with a new plan when the apply found INNODB_TRX stale.
+     * with the command line.
      */
     static PlanPendingException proposeApproveApply(Deployed d, String sql, String table) throws Exception {
-        for (int attempt = 1; ; attempt++) {
-            PlanPendingException pending = d.propose(sql, table);
-            Run apply = d.approveAndApply(pending.planId().toString());
-            if (attempt < EndToEnd.ATTEMPTS && EndToEnd.staleInnodbTrx(apply.err(), attempt)) {
-                continue;
-            }
-            assertThat(apply.status()).as(apply.all()).isEqualTo(Main.OK);
-            assertThat(apply.out()).contains("is applied: " + pending.plan().rowCount() + " row");
-            return pending;
-        }
+        PlanPendingException pending = d.propose(sql, table);
+        Run apply = d.approveAndApply(pending.planId().toString());
+        assertThat(apply.status()).as(apply.all()).isEqualTo(Main.OK);
+        assertThat(apply.out()).contains("is applied: " + pending.plan().rowCount() + " row");
+        return pending;
     }
 
     /** {@code llmsafe plan SQL --as assistant} is refused with the code; nothing changed. The message. */

@@ -1,6 +1,5 @@
 package dev.llmsafe.conformance;
 
-import static dev.llmsafe.conformance.PlanCommands.again;
 import static dev.llmsafe.conformance.PlanCommands.apply;
 import static dev.llmsafe.conformance.PlanCommands.approved;
 import static dev.llmsafe.conformance.PlanCommands.history;
@@ -18,7 +17,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmsafe.Refusal;
-import dev.llmsafe.RefusedException;
 import dev.llmsafe.cli.Main;
 import dev.llmsafe.conformance.EndToEnd.Deployed;
 import dev.llmsafe.conformance.EndToEnd.Run;
@@ -108,9 +106,6 @@ class StoreRulesEndToEndTest {
         assertThat(json.status()).isEqualTo(Main.REFUSED);
         assertThat(new ObjectMapper().readTree(json.out()).get("error").get("code").asText()).isEqualTo("STORE_MISSING");
         Run check = d.llmsafe("check", "--config", empty);
-        for (int attempt = 1; attempt < EndToEnd.ATTEMPTS && EndToEnd.staleInnodbTrx(check.out(), attempt); attempt++) {
-            check = d.llmsafe("check", "--config", empty);
-        }
         assertThat(check.status()).as(check.all()).isEqualTo(Main.NOT_READY);
         assertThat(check.out()).contains("missing: run `llmsafe migrate` to create it").contains("Ready: no");
         assertThat(d.rows("orders")).isEqualTo(before);
@@ -211,14 +206,12 @@ class StoreRulesEndToEndTest {
     void T2_withoutASealKeyAnEditWithItsChecksumRecomputedIsStillStoppedByTheRows(Engine engine) throws Exception {
         Deployed d = deployed(engine);
         int row = T2 + 4;
-        again(() -> {
-            List<String> before = d.rows("orders");
-            String id = proposed(d.plan("UPDATE orders SET qty = 6 WHERE id = " + row));
-            StoreAdmin.editPlan(d, id, "qty = 6", "qty = 600", true);
-            ok(d.llmsafe("approve", id, "--as", "alice"));
-            refused(apply(d, id, "--as", "bob"), Refusal.RESULT_MISMATCH, "qty became 600, the card showed 6");
-            assertThat(d.rows("orders")).isEqualTo(before);
-        });
+        List<String> before = d.rows("orders");
+        String id = proposed(d.plan("UPDATE orders SET qty = 6 WHERE id = " + row));
+        StoreAdmin.editPlan(d, id, "qty = 6", "qty = 600", true);
+        ok(d.llmsafe("approve", id, "--as", "alice"));
+        refused(apply(d, id, "--as", "bob"), Refusal.RESULT_MISMATCH, "qty became 600, the card showed 6");
+        assertThat(d.rows("orders")).isEqualTo(before);
     }
 
     /** The sealed plans cannot be read with the deployment's own configuration: they are removed at the end. */
@@ -246,16 +239,14 @@ class StoreRulesEndToEndTest {
             assertThat(d.rows("orders")).isEqualTo(before);
             assertThat(d.llmsafe("check", "--config", sealed).out()).contains("A seal key is set here.");
 
-            again(() -> {
-                List<String> now = d.rows("orders");
-                String both = made(made, proposed(d.plan("--config", sealed, "UPDATE orders SET qty = 7 WHERE id = "
-                        + (T2_SEALS + 2))));
-                ok(d.llmsafe("approve", both, "--as", "alice", "--config", sealed));
-                ok(apply(d, both, "--as", "bob", "--config", sealed));
-                assertThat(d.rows("orders")).isEqualTo(replaced(now, T2_SEALS + 2, "[" + (T2_SEALS + 2) + ", open, null, 7]"));
-                assertThat(history(d, both, "--config", sealed)).containsExactly("assistant propose done",
-                        "alice approve done", "bob apply attempting", "bob apply applied");
-            });
+            List<String> now = d.rows("orders");
+            String both = made(made, proposed(d.plan("--config", sealed, "UPDATE orders SET qty = 7 WHERE id = "
+                    + (T2_SEALS + 2))));
+            ok(d.llmsafe("approve", both, "--as", "alice", "--config", sealed));
+            ok(apply(d, both, "--as", "bob", "--config", sealed));
+            assertThat(d.rows("orders")).isEqualTo(replaced(now, T2_SEALS + 2, "[" + (T2_SEALS + 2) + ", open, null, 7]"));
+            assertThat(history(d, both, "--config", sealed)).containsExactly("assistant propose done",
+                    "alice approve done", "bob apply attempting", "bob apply applied");
         } finally {
             StoreAdmin.remove(d, made);
         }
@@ -276,12 +267,10 @@ class StoreRulesEndToEndTest {
             List<String> plans = new ArrayList<>();
             for (String sql : List.of("UPDATE orders SET qty = qty + 10 WHERE id = " + (T2_SEALS + 3),
                     "DELETE FROM orders WHERE id = " + (T2_SEALS + 4))) {
-                again(() -> {
-                    String id = made(made, proposed(d.plan("--config", sealed, sql)));
-                    ok(d.llmsafe("approve", id, "--as", "alice", "--config", sealed));
-                    ok(apply(d, id, "--as", "bob", "--config", sealed));
-                    plans.add(id);
-                });
+                String id = made(made, proposed(d.plan("--config", sealed, sql)));
+                ok(d.llmsafe("approve", id, "--as", "alice", "--config", sealed));
+                ok(apply(d, id, "--as", "bob", "--config", sealed));
+                plans.add(id);
             }
             List<String> applied = replaced(before, T2_SEALS + 3, "[" + (T2_SEALS + 3) + ", open, null, 14]");
             assertThat(applied.remove("[" + (T2_SEALS + 4) + ", packed, null, 5]")).isTrue();
@@ -337,9 +326,6 @@ class StoreRulesEndToEndTest {
     void T3_actorNamesAreRecordedAsGiven_notAnAuthorisationBoundary_andCheckSaysSo(Engine engine) throws Exception {
         Deployed d = deployed(engine);
         Run check = d.llmsafe("check");
-        for (int attempt = 1; attempt < EndToEnd.ATTEMPTS && EndToEnd.staleInnodbTrx(check.out(), attempt); attempt++) {
-            check = d.llmsafe("check");
-        }
         assertThat(check.out()).contains("Actor names (--as) are taken at their word: they are recorded, and the proposer is"
                 + " refused as approver, but they are not an authorisation boundary. The boundary is the apply credential.");
 
@@ -365,7 +351,7 @@ class StoreRulesEndToEndTest {
 
     /**
      * Through {@code jdbc:llmsafe:} with the planning role's credential, as the application connects,
-     * naming the proposer in the URL; the statement must become a plan, again when INNODB_TRX was stale.
+     * naming the proposer in the URL; the statement must become a plan.
      */
     private static String proposeAs(Deployed d, String proposer, String sql) throws Exception {
         Properties credential = new Properties();
@@ -375,20 +361,13 @@ class StoreRulesEndToEndTest {
         }
         String url = d.url() + "&llmsafe.proposer=" + URLEncoder.encode(proposer, StandardCharsets.UTF_8).replace("+", "%20");
         List<String> before = d.rows("orders");
-        for (int attempt = 1; ; attempt++) {
-            try (Connection c = DriverManager.getConnection(url, credential); Statement s = c.createStatement()) {
-                s.executeUpdate(sql);
-                throw new AssertionError(sql + " ran through jdbc:llmsafe: instead of becoming a plan");
-            } catch (PlanPendingException e) {
-                assertThat(e.plan().proposer()).isEqualTo(proposer);
-                assertThat(d.rows("orders")).isEqualTo(before);
-                return e.planId().toString();
-            } catch (RefusedException e) {
-                if (attempt < EndToEnd.ATTEMPTS && EndToEnd.staleInnodbTrx(e.getMessage(), attempt)) {
-                    continue;
-                }
-                throw e;
-            }
+        try (Connection c = DriverManager.getConnection(url, credential); Statement s = c.createStatement()) {
+            s.executeUpdate(sql);
+            throw new AssertionError(sql + " ran through jdbc:llmsafe: instead of becoming a plan");
+        } catch (PlanPendingException e) {
+            assertThat(e.plan().proposer()).isEqualTo(proposer);
+            assertThat(d.rows("orders")).isEqualTo(before);
+            return e.planId().toString();
         }
     }
 }

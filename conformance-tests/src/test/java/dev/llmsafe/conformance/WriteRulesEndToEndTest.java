@@ -443,17 +443,11 @@ class WriteRulesEndToEndTest {
         assertThat(d.rows("pairs")).containsExactlyInAnyOrder("[1, x, 2]", "[2, x, 2]", "[1, y, 2]", "[2, y, 5]");
 
         // A DELETE of one row by its whole key, with parameters, through the command line.
-        for (int attempt = 1; ; attempt++) {
-            Run plan = d.plan("DELETE FROM pairs WHERE b = ? AND a = ?", "--param", "y", "--param", "2");
-            assertThat(plan.status()).as(plan.all()).isEqualTo(Main.OK);
-            assertThat(plan.out()).contains("  b = 'y', a = 2  (deleted)\n    a: 2\n    b: 'y'\n    v: 5\n");
-            Run apply = d.approveAndApply(EndToEnd.planId(plan));
-            if (attempt < EndToEnd.ATTEMPTS && EndToEnd.staleInnodbTrx(apply.err(), attempt)) {
-                continue;
-            }
-            assertThat(apply.status()).as(apply.all()).isEqualTo(Main.OK);
-            break;
-        }
+        Run plan = d.plan("DELETE FROM pairs WHERE b = ? AND a = ?", "--param", "y", "--param", "2");
+        assertThat(plan.status()).as(plan.all()).isEqualTo(Main.OK);
+        assertThat(plan.out()).contains("  b = 'y', a = 2  (deleted)\n    a: 2\n    b: 'y'\n    v: 5\n");
+        Run apply = d.approveAndApply(EndToEnd.planId(plan));
+        assertThat(apply.status()).as(apply.all()).isEqualTo(Main.OK);
         assertThat(d.rows("pairs")).containsExactlyInAnyOrder("[1, x, 2]", "[2, x, 2]", "[1, y, 2]");
     }
 
@@ -700,25 +694,18 @@ class WriteRulesEndToEndTest {
     /** {@code executeQuery} of a write with RETURNING becomes a plan too; nothing changed. */
     private static PlanPendingException proposeByQuery(Deployed d, String sql) throws Exception {
         List<String> before = d.rows("orders");
-        for (int attempt = 1; ; attempt++) {
-            try (Connection c = d.connect(); Statement s = c.createStatement()) {
-                s.executeQuery(sql).close();
-                throw new AssertionError(sql + " ran through jdbc:llmsafe: instead of becoming a plan");
-            } catch (PlanPendingException e) {
-                assertThat(d.rows("orders")).isEqualTo(before);
-                return e;
-            } catch (RefusedException e) {
-                if (attempt < EndToEnd.ATTEMPTS && EndToEnd.staleInnodbTrx(e.getMessage(), attempt)) {
-                    continue;
-                }
-                throw e;
-            }
+        try (Connection c = d.connect(); Statement s = c.createStatement()) {
+            s.executeQuery(sql).close();
+            throw new AssertionError(sql + " ran through jdbc:llmsafe: instead of becoming a plan");
+        } catch (PlanPendingException e) {
+            assertThat(d.rows("orders")).isEqualTo(before);
+            return e;
         }
     }
 
     /**
      * The statement through the URL becomes a plan, which {@code alice} approves and {@code bob} applies
-     * with the command line; again with a new plan when the apply found INNODB_TRX stale.
+     * with the command line.
      */
     private static PlanPendingException proposeApproveApply(Deployed d, String sql, String table) throws Exception {
         return StatementRulesEndToEndTest.proposeApproveApply(d, sql, table);
@@ -732,15 +719,10 @@ class WriteRulesEndToEndTest {
 
     /** As {@link #proposeApproveApply}, for a plan proposed another way. */
     private static PlanPendingException approvedAndApplied(Deployed d, Proposer proposer) throws Exception {
-        for (int attempt = 1; ; attempt++) {
-            PlanPendingException pending = proposer.propose();
-            Run apply = d.approveAndApply(pending.planId().toString());
-            if (attempt < EndToEnd.ATTEMPTS && EndToEnd.staleInnodbTrx(apply.err(), attempt)) {
-                continue;
-            }
-            assertThat(apply.status()).as(apply.all()).isEqualTo(Main.OK);
-            return pending;
-        }
+        PlanPendingException pending = proposer.propose();
+        Run apply = d.approveAndApply(pending.planId().toString());
+        assertThat(apply.status()).as(apply.all()).isEqualTo(Main.OK);
+        return pending;
     }
 
     /**

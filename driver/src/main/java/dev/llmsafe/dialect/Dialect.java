@@ -115,14 +115,6 @@ public interface Dialect {
      */
     Set<String> volatileFunctions(Connection c, Set<QualifiedName> names) throws SQLException;
 
-    /**
-     * The rows a total-only write measurement ({@link Writes#total()}) counts for the statement alone:
-     * the rows it matched, or (InnoDB, for an UPDATE) only those whose values really changed.
-     */
-    default long expectedTotal(boolean delete, long matched, long changed) {
-        return matched;
-    }
-
     /** Every guarantee this database cannot make, in words, printed on every card (E5). */
     List<String> limitations();
 

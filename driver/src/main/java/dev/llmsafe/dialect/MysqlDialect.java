@@ -11,6 +11,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,7 +19,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * MySQL and MariaDB, through Connector/J. They are told apart by what the server answers, because
@@ -28,11 +28,6 @@ import java.util.concurrent.ThreadLocalRandom;
  * hide, so the credential's privileges are checked before an empty answer is believed (D15).
  */
 final class MysqlDialect implements Dialect {
-
-    /** Turns at reading INNODB_TRX, whose server-wide cache is refreshed only after 0.1 s without readers. */
-    private static final java.util.concurrent.locks.ReentrantLock INNODB_TRX_TURN = new java.util.concurrent.locks.ReentrantLock();
-    private static final long INNODB_TRX_QUIET_NS = 120_000_000L;
-    private static long lastInnodbTrxRead;
 
     private final String product;
     private final boolean mariadb;
@@ -248,77 +243,52 @@ final class MysqlDialect implements Dialect {
         return " FOR UPDATE";
     }
 
+    /**
+     * D14 from the session's own status counters, which count every row handed to a storage engine by
+     * this session's statements, triggers and stored routines, live and without a privilege (measured on
+     * MariaDB 10.11, SPEC.md F22-F27, F39-F42). They do not see what InnoDB itself writes for a foreign
+     * key's ON DELETE / ON UPDATE action: such statements are refused from the catalog
+     * (CASCADE_SIDE_EFFECTS) before anything runs. The counters of MariaDB's internal temporary tables
+     * ({@code Handler_tmp_*}) are apart and not read. The counters are cumulative on the connection, so
+     * a baseline is read before the statement in every case.
+     */
     @Override
     public WriteMeter writeMeter(Connection c, boolean written) throws SQLException {
-        long before = 0;
-        if (written) {
-            // This transaction has written, so it is in INNODB_TRX: a reading without it is stale, never 0.
-            Optional<Long> b;
-            try {
-                b = rowsModified(c);
-            } catch (SQLException e) {
-                return () -> Writes.unknown(privilege(e));
-            }
-            if (b.isEmpty()) {
-                return () -> Writes.unknown("InnoDB did not show this transaction in a fresh INNODB_TRX snapshot");
-            }
-            before = b.get();
+        Writes.Counts before;
+        try {
+            before = handlerCounts(c);
+        } catch (SQLException e) {
+            return () -> Writes.unknown(unreadable(e));
         }
-        long start = before;
         return () -> {
-            Optional<Long> after;
+            Writes.Counts after;
             try {
-                after = rowsModified(c);
+                after = handlerCounts(c);
             } catch (SQLException e) {
-                return Writes.unknown(privilege(e));
+                return Writes.unknown(unreadable(e));
             }
-            if (after.isEmpty()) {
-                return Writes.unknown("InnoDB did not show this transaction in a fresh INNODB_TRX snapshot");
-            }
-            return Writes.total(after.get() - start);
+            return Writes.session(new Writes.Counts(after.inserted() - before.inserted(),
+                    after.updated() - before.updated(), after.deleted() - before.deleted()));
         };
     }
 
-    private static String privilege(SQLException e) {
-        return "information_schema.INNODB_TRX cannot be read (" + e.getMessage()
-                + "); grant the PROCESS privilege to the planning user to measure side effects";
+    private static String unreadable(SQLException e) {
+        return "the session's status counters (SHOW SESSION STATUS) cannot be read (" + e.getMessage() + ")";
     }
 
-    /**
-     * This transaction's rows modified, from a fresh INNODB_TRX snapshot. InnoDB serves that view from
-     * a server-wide cache that it refreshes only when nobody read it for 0.1 s (measured on MariaDB
-     * 10.11, SPEC.md F27: a read right after a statement is behind); a snapshot is fresh when trx_query
-     * shows the reading query itself, recognised by a nonce. Readers in this JVM take turns, each more
-     * than 0.1 s after the last, or dry runs running side by side would keep each other's reads stale.
-     * It is called only once the transaction has written, so a reading without its row is stale too.
-     */
-    private static Optional<Long> rowsModified(Connection c) throws SQLException {
-        // About six seconds in all: another process reading INNODB_TRX keeps the cache stale while it reads.
-        for (int attempt = 0; attempt < 50; attempt++) {
-            String nonce = "n" + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
-            List<Object[]> r;
-            INNODB_TRX_TURN.lock();
-            try {
-                long quiet = INNODB_TRX_QUIET_NS - (System.nanoTime() - lastInnodbTrxRead);
-                if (attempt > 0 && quiet > 0) {
-                    // A little jitter, so that two processes polling in step fall out of step.
-                    Thread.sleep(quiet / 1_000_000 + 1 + ThreadLocalRandom.current().nextInt(attempt < 5 ? 5 : 60));
-                }
-                r = Jdbc.query(c, "SELECT trx_rows_modified, trx_query FROM information_schema.INNODB_TRX"
-                        + " WHERE trx_mysql_thread_id = CONNECTION_ID() AND '" + nonce + "' <> ''",
-                        rs -> new Object[] {rs.getLong(1), rs.getString(2)});
-                lastInnodbTrxRead = System.nanoTime();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new SQLException("interrupted while measuring side effects", e);
-            } finally {
-                INNODB_TRX_TURN.unlock();
-            }
-            if (!r.isEmpty() && r.get(0)[1] != null && ((String) r.get(0)[1]).contains(nonce)) {
-                return Optional.of((Long) r.get(0)[0]);
-            }
+    /** Handler_write, Handler_update and Handler_delete of this session, in one query. */
+    private static Writes.Counts handlerCounts(Connection c) throws SQLException {
+        Map<String, Long> counts = new HashMap<>();
+        for (Object[] r : Jdbc.query(c, "SHOW SESSION STATUS WHERE Variable_name IN"
+                        + " ('Handler_write', 'Handler_update', 'Handler_delete')",
+                rs -> new Object[] {rs.getString(1).toLowerCase(Locale.ROOT), rs.getLong(2)})) {
+            counts.put((String) r[0], (Long) r[1]);
         }
-        return Optional.empty();
+        if (counts.size() != 3) {
+            throw new SQLException("SHOW SESSION STATUS gave " + counts.keySet() + ", not the three Handler counters");
+        }
+        return new Writes.Counts(counts.get("handler_write"), counts.get("handler_update"),
+                counts.get("handler_delete"));
     }
 
     @Override
@@ -441,12 +411,13 @@ final class MysqlDialect implements Dialect {
                     + " only): a statement is cancelled from the client when it runs past the bound, which was"
                     + " measured on MariaDB only.");
         }
-        out.add("InnoDB counts the rows a transaction writes in total, not per table: side effects are measured"
-                + " as a number of rows, without the tables they are in.");
+        out.add("The side-effect measure is the session's count of rows written (Handler_write, Handler_update,"
+                + " Handler_delete), in all tables together: side effects are measured as a number of rows, without"
+                + " the tables they are in.");
+        out.add("That count does not see what a foreign key's ON DELETE or ON UPDATE action writes: a statement"
+                + " that could fire a CASCADE, SET NULL or SET DEFAULT is refused from the catalog"
+                + " (CASCADE_SIDE_EFFECTS).");
         out.add("Foreign keys from other databases are visible only to a credential with privileges there.");
-        out.add("The side-effect measure comes from INNODB_TRX, which the server refreshes only when nobody has read"
-                + " it for 0.1 s: a tool reading it several times a second can keep a dry run from measuring, and"
-                + " the dry run is then refused (SIDE_EFFECTS_UNKNOWN).");
         return out;
     }
 
@@ -464,12 +435,6 @@ final class MysqlDialect implements Dialect {
         return values;
     }
 
-
-    @Override
-    public long expectedTotal(boolean delete, long matched, long changed) {
-        // InnoDB does not modify a row an UPDATE leaves as it was, so only changed rows count.
-        return delete ? matched : changed;
-    }
 
     @Override
     public boolean sameColumn(Identifier written, String stored) {

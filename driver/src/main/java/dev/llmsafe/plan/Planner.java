@@ -325,6 +325,9 @@ public final class Planner {
                         + " are still there" : (before.size() - after.size()) + " of the updated rows are gone")
                         + " after the statement ran (a rule or a trigger). Nothing was changed.");
             }
+            if (!delete) {
+                t.checkReferencedKeysKept(img.columns(), before, after);
+            }
             List<RowChange> rows = new ArrayList<>();
             Set<String> changedColumns = new LinkedHashSet<>();
             long changedRows = 0;
@@ -371,7 +374,7 @@ public final class Planner {
                 }
                 rows.add(new RowChange(key, changes, unchanged, withheld));
             }
-            SideEffects.check(dialect, meter.measure(), ref, delete, affected, writtenRows);
+            SideEffects.check(meter.measure(), ref, delete, affected, writtenRows, t.fires(delete));
             if (!delete && changedRows == 0) {
                 throw new RefusedException(Refusal.NO_CHANGE, "the UPDATE matches " + before.size() + " rows of " + ref
                         + " but changes no value in any of them" + (maintained.isEmpty() ? "" : " (the database would only"

@@ -137,7 +137,7 @@ public final class Replayer {
                 changedRows += checkAfter(s, t, columns, e.getValue(), now.get(e.getKey()), after.get(e.getKey()));
             }
         }
-        SideEffects.check(dialect, meter.measure(), s.table(), delete, affected, delete ? affected : changedRows);
+        SideEffects.check(meter.measure(), s.table(), delete, affected, delete ? affected : changedRows, t.fires(delete));
         return affected;
     }
 

@@ -45,6 +45,39 @@ record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<S
         return info.primaryKey().stream().filter(secretColumns::contains).toList();
     }
 
+    /** Whether a trigger of the table fires on the statement's event (UPDATE, or DELETE). */
+    boolean fires(boolean delete) {
+        String event = delete ? "DELETE" : "UPDATE";
+        return info.triggers().stream().anyMatch(tr -> tr.events().contains(event));
+    }
+
+    /**
+     * D15 after the dry run: an UPDATE that changed a key another table references ON UPDATE CASCADE,
+     * SET NULL or SET DEFAULT, without setting it (a trigger, an ON UPDATE column), fired that action,
+     * which the catalog check before the statement could not foresee and MySQL's measure does not count.
+     */
+    void checkReferencedKeysKept(List<String> columns, Map<List<dev.llmsafe.value.Value>, List<dev.llmsafe.value.Value>>
+            before, Map<List<dev.llmsafe.value.Value>, List<dev.llmsafe.value.Value>> after) throws RefusedException {
+        for (TableInfo.ForeignKey fk : info.inboundForeignKeys()) {
+            if (!TableInfo.ForeignKey.writes(fk.onUpdate())) {
+                continue;
+            }
+            for (String col : fk.parentColumns()) {
+                int i = columns.indexOf(col);
+                boolean changed = i < 0 || before.entrySet().stream().anyMatch(e -> after.get(e.getKey()) == null
+                        || !e.getValue().get(i).equals(after.get(e.getKey()).get(i)));
+                if (changed) {
+                    throw new RefusedException(Refusal.CASCADE_SIDE_EFFECTS, "running the UPDATE changed "
+                            + info.ref() + "." + col + ", which the foreign key from " + fk.child() + " ("
+                            + String.join(", ", fk.childColumns()) + ") references ON UPDATE " + fk.onUpdate()
+                            + " (a trigger or an ON UPDATE column set it): rows of " + fk.child() + " changed too,"
+                            + " which the card cannot show. Nothing was kept: it was rolled back. Change those rows"
+                            + " first, or ask for the foreign key to be RESTRICT.");
+                }
+            }
+        }
+    }
+
     /** The value as a plan shows it: a secret column only as its hash (D12). */
     dev.llmsafe.value.Value shown(String column, dev.llmsafe.value.Value v, byte[] maskKey) {
         if (!secretColumns.contains(column)) {

@@ -271,6 +271,12 @@ public final class StatementAnalyzer {
             } else if (!call && (Words.VOLATILE_WORDS.contains(name)
                     || (dialect == SqlDialect.POSTGRESQL && Words.POSTGRES_VOLATILE_WORDS.contains(name)))) {
                 throw volatileRefusal(t.text(), "has a value that depends on when and where it runs");
+            } else if (!call && (name.equals("next") || name.equals("previous")) && next != null
+                    && next.isWord("value")) {
+                // MariaDB's sequence syntax: NEXT VALUE FOR s advances s outside the transaction (a
+                // ROLLBACK keeps the advance), and writes the sequence's row only when its cache runs
+                // out, so the side-effect measure sees it only then (measured on MariaDB 10.11).
+                throw volatileRefusal(t.text() + " VALUE FOR", "takes a sequence's value, which is another each time");
             } else if (name.equals("default")) {
                 throw volatileRefusal("DEFAULT", "is computed when the statement runs (it may be a clock or a"
                         + " sequence)");

@@ -19,14 +19,16 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Prints the median time of a dry run against PostgreSQL, for a 1-row and a 100-row UPDATE, next to
- * the same statement run raw (BEGIN, UPDATE, ROLLBACK) in the same run, and their ratio. Run with
+ * Prints the median time of a dry run against PostgreSQL and MariaDB/MySQL, for a 1-row and a 100-row
+ * UPDATE, next to the same statement run raw (BEGIN, UPDATE, ROLLBACK) in the same run, and their ratio.
+ * Run with
  * {@code mvn -B -ntp -pl driver -am verify -Dtest=PlanBenchmark -Dsurefire.failIfNoSpecifiedTests=false}
- * and LLMSAFE_TEST_POSTGRES_URL set.
+ * and LLMSAFE_TEST_POSTGRES_URL and LLMSAFE_TEST_MYSQL_URL set.
  */
 class PlanBenchmark {
 
@@ -37,11 +39,15 @@ class PlanBenchmark {
         void run() throws Exception;
     }
 
-    @Test
-    void printPlanTimes() throws Exception {
-        ScratchDatabase db = dbs.get(Engine.POSTGRES);
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
+    void printPlanTimes(Engine engine) throws Exception {
+        ScratchDatabase db = dbs.get(engine);
         db.execute("CREATE TABLE bench (id INT PRIMARY KEY, status VARCHAR(20) NOT NULL, qty INT NOT NULL)",
-                "INSERT INTO bench SELECT g, 'packed', g FROM generate_series(1, 1000) g", "ANALYZE bench");
+                engine == Engine.POSTGRES ? "INSERT INTO bench SELECT g, 'packed', g FROM generate_series(1, 1000) g"
+                        : "INSERT INTO bench WITH RECURSIVE g (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g"
+                                + " WHERE n < 1000) SELECT n, 'packed', n FROM g",
+                engine == Engine.POSTGRES ? "ANALYZE bench" : "ANALYZE TABLE bench");
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(db.url());
         config.setUsername(db.user());
@@ -67,7 +73,7 @@ class PlanBenchmark {
                     s.executeUpdate(sql);
                     raw.rollback();
                 }, 50, 300);
-                System.out.printf("dry run %8.2f ms   raw BEGIN/UPDATE/ROLLBACK %6.3f ms   ratio %5.1f   %s%n",
+                System.out.printf(engine.key() + ": dry run %8.2f ms   raw BEGIN/UPDATE/ROLLBACK %6.3f ms   ratio %5.1f   %s%n",
                         planned, rawRun, planned / rawRun, where);
             }
         }

@@ -144,8 +144,7 @@ class CheckTest {
         // MariaDB shows the table to a credential with a database-level privilege (REFERENCES, as samples/roles grants).
         TestRole planner = engine == Engine.POSTGRES
                 ? db.createRole("GRANT USAGE ON SCHEMA {db} TO {role}", "GRANT SELECT, UPDATE, DELETE ON {db}.ok_t TO {role}")
-                : db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.ok_t TO {role}", "GRANT REFERENCES ON {db}.* TO {role}",
-                        "GRANT PROCESS ON *.* TO {role}");
+                : db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.ok_t TO {role}", "GRANT REFERENCES ON {db}.* TO {role}");
         LlmSafeConfig.Builder b = LlmSafeConfig.builder()
                 .connection(ConnectionSettings.of(db.url(), planner.name(), planner.password()))
                 .policy(Policy.define(p -> p.table("ok_t", t -> t.impact("x")).table("ungranted_t", t -> t.impact("x"))));
@@ -177,7 +176,7 @@ class CheckTest {
         String pattern = escaped.substring(0, escaped.length() - 2) + "%";
         for (String grant : List.of(pattern, pattern.toUpperCase(java.util.Locale.ROOT))) {
             TestRole planner = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.ok_t TO {role}",
-                    "GRANT REFERENCES ON `" + grant + "`.* TO {role}", "GRANT PROCESS ON *.* TO {role}");
+                    "GRANT REFERENCES ON `" + grant + "`.* TO {role}");
             LlmSafeConfig config = LlmSafeConfig.builder()
                     .connection(ConnectionSettings.of(db.url(), planner.name(), planner.password()))
                     .policy(Policy.define(p -> p.table("ok_t", t -> t.impact("x")))).build();

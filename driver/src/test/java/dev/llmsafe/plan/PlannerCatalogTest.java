@@ -305,8 +305,11 @@ class PlannerCatalogTest {
         List<String> audit = p.snapshot("d14_audit");
         List<String> rows = p.snapshot("d14");
         assertRefused(() -> p.plan(allow("d14", "x"), "DELETE FROM d14 WHERE id IN (1, 2)"), Refusal.SIDE_EFFECTS,
-                engine == Engine.POSTGRES ? "d14_audit: 2 inserted, 0 updated, 0 deleted"
-                        : "4 rows written where the card shows 2");
+                switch (engine) {
+                    case POSTGRES -> "d14_audit: 2 inserted, 0 updated, 0 deleted";
+                    case MYSQL -> "the session wrote 2 inserted, 0 updated, 2 deleted where the card shows 2 deleted";
+                    case SQLITE -> "4 rows written where the card shows 2";
+                });
         assertThat(p.snapshot("d14_audit")).isEqualTo(audit);
         assertThat(p.snapshot("d14")).isEqualTo(rows);
     }
@@ -320,15 +323,83 @@ class PlannerCatalogTest {
                 "d14r_log: 1 inserted");
     }
 
+    /**
+     * MariaDB's measure is the session's own Handler counters (SPEC.md F39-F42): a credential with
+     * table grants only (no PROCESS) measures, plans a plain UPDATE, and has a trigger's write refused.
+     */
     @Test
-    void D14_aCredentialThatCannotMeasureGetsSideEffectsUnknown() throws SQLException {
+    void D14_aCredentialWithTableGrantsOnlyMeasuresOnMariadb() throws SQLException {
         ScratchDatabase db = dbs.get(Engine.MYSQL);
-        db.execute("CREATE TABLE d14u (id INT PRIMARY KEY, v INT)", "INSERT INTO d14u VALUES (1, 1)");
-        TestRole role = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.d14u TO {role}", "GRANT REFERENCES ON {db}.* TO {role}");
+        db.execute("CREATE TABLE d14u (id INT PRIMARY KEY, v INT)", "INSERT INTO d14u VALUES (1, 1)",
+                "CREATE TABLE d14u_log (id INT AUTO_INCREMENT PRIMARY KEY, v INT)",
+                "CREATE TABLE d14t (id INT PRIMARY KEY, v INT)", "INSERT INTO d14t VALUES (1, 1)",
+                "CREATE TRIGGER d14t_log AFTER DELETE ON d14t FOR EACH ROW INSERT INTO d14u_log (v) VALUES (OLD.v)");
+        TestRole role = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.d14u TO {role}",
+                "GRANT SELECT, UPDATE, DELETE ON {db}.d14t TO {role}", "GRANT INSERT ON {db}.d14u_log TO {role}",
+                "GRANT REFERENCES ON {db}.* TO {role}");
         try (Planning p = new Planning(db, role)) {
-            assertRefused(() -> p.plan(allow("d14u", "x"), "UPDATE d14u SET v = 2 WHERE id = 1"),
-                    Refusal.SIDE_EFFECTS_UNKNOWN, "grant the PROCESS privilege");
+            assertThat(p.plan(allow("d14u", "x"), "UPDATE d14u SET v = 2 WHERE id = 1").rowCount()).isEqualTo(1);
+            assertRefused(() -> p.plan(allow("d14t", "x"), "DELETE FROM d14t WHERE id = 1"), Refusal.SIDE_EFFECTS,
+                    "the session wrote 1 inserted, 0 updated, 1 deleted where the card shows 1 deleted");
         }
+        assertThat(db.snapshot("d14u_log")).isEmpty();
+        assertThat(db.snapshot("d14t")).containsExactly("[1, 1]");
+    }
+
+    /**
+     * A trigger that calls a procedure, which writes: the measure counts the procedure's rows too
+     * (MariaDB's session counters, PostgreSQL's per-table counts).
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
+    void D14_aTriggerCallingAProcedureThatWritesIsMeasuredAndRefused(Engine engine) throws SQLException {
+        Planning p = planning(engine);
+        p.db.execute("CREATE TABLE d14p (id INT PRIMARY KEY, v INT)", "INSERT INTO d14p VALUES (1, 1)",
+                "CREATE TABLE d14p_log (v INT)");
+        if (engine == Engine.POSTGRES) {
+            p.db.execute("CREATE PROCEDURE d14p_write(x INT) LANGUAGE plpgsql AS $$ BEGIN"
+                            + " UPDATE d14p_log SET v = x; INSERT INTO d14p_log VALUES (x); END $$",
+                    "CREATE FUNCTION d14p_fire() RETURNS trigger LANGUAGE plpgsql AS"
+                            + " $$ BEGIN CALL d14p_write(NEW.v); RETURN NEW; END $$",
+                    "CREATE TRIGGER d14p_fire AFTER UPDATE ON d14p FOR EACH ROW EXECUTE FUNCTION d14p_fire()");
+        } else {
+            p.db.execute("CREATE PROCEDURE d14p_write(x INT) BEGIN INSERT INTO d14p_log VALUES (x); END",
+                    "CREATE TRIGGER d14p_fire AFTER UPDATE ON d14p FOR EACH ROW CALL d14p_write(NEW.v)");
+        }
+        Policy policy = Policy.define(x -> x.table("d14p", t -> t.impact("x").autoColumns()));
+        assertRefused(() -> p.plan(policy, "UPDATE d14p SET v = 2 WHERE id = 1"), Refusal.SIDE_EFFECTS,
+                engine == Engine.POSTGRES ? "d14p_log: 1 inserted"
+                        : "the session wrote 1 inserted, 1 updated, 0 deleted where the card shows 1 updated");
+        assertThat(p.snapshot("d14p_log")).isEmpty();
+        assertThat(p.snapshot("d14p")).containsExactly("[1, 1]");
+    }
+
+    /**
+     * Matched rows that already hold the new value: MariaDB counts them as updated when it hands them
+     * to InnoDB without comparing (SPEC.md F39), so the count is believed between the changed and the
+     * matched rows, and only where no trigger fires, whose updates elsewhere could hide there.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void D14_rowsThatAlreadyHoldTheNewValueAreNotASideEffect(Engine engine) throws SQLException {
+        Planning p = planning(engine);
+        p.db.execute("CREATE TABLE d14v (id INT PRIMARY KEY, v INT)", "INSERT INTO d14v VALUES (1, 0), (2, 5), (3, 0)");
+        Plan plan = p.plan(allow("d14v", "x"), "UPDATE d14v SET v = 5 WHERE id IN (1, 2, 3)");
+        assertThat(plan.rowCount()).isEqualTo(3);
+        assertThat(plan.card()).contains("  id = 1\n    v: 0 -> 5\n");
+        if (engine != Engine.MYSQL) {
+            return;
+        }
+        // One row of three changes, and the trigger updates one row elsewhere for it: 2 updates counted,
+        // as many as if two of the matched rows had been handed on unchanged.
+        p.db.execute("UPDATE d14v SET v = 5 WHERE id = 3",
+                "CREATE TABLE d14v_other (id INT PRIMARY KEY, n INT)", "INSERT INTO d14v_other VALUES (1, 0)",
+                "CREATE TRIGGER d14v_count AFTER UPDATE ON d14v FOR EACH ROW"
+                        + " UPDATE d14v_other SET n = n + 1 WHERE id = 1 AND NEW.v <> OLD.v");
+        Policy policy = Policy.define(x -> x.table("d14v", t -> t.impact("x").autoColumns()));
+        assertRefused(() -> p.plan(policy, "UPDATE d14v SET v = 5 WHERE id IN (1, 2, 3)"), Refusal.SIDE_EFFECTS_UNKNOWN,
+                "a trigger fires on this table, so its writes cannot be told apart from those rows");
+        assertThat(p.snapshot("d14v_other")).containsExactly("[1, 0]");
     }
 
     @ParameterizedTest
@@ -347,6 +418,39 @@ class PlannerCatalogTest {
                 "d15u (pcode) is ON UPDATE CASCADE");
         // An UPDATE that leaves the referenced columns alone cascades nothing.
         assertThat(p.plan(policy, "UPDATE d15p SET v = 2 WHERE id = 1").rowCount()).isEqualTo(1);
+    }
+
+    /**
+     * ON UPDATE / ON DELETE SET NULL writes the children as a cascade does, and MariaDB's measure does not
+     * count it (SPEC.md F40): refused from the catalog; and a referenced key that a trigger changes, which
+     * the catalog check before the statement cannot foresee, is refused from the after-image.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void D15_aSetNullForeignKeyAndAKeyATriggerChangesAreRefused(Engine engine) throws SQLException {
+        Planning p = planning(engine);
+        p.db.execute("CREATE TABLE d15n (id INT PRIMARY KEY, code VARCHAR(5) NOT NULL UNIQUE, v INT)",
+                "INSERT INTO d15n VALUES (1, 'a', 1)",
+                "CREATE TABLE d15nc (id INT PRIMARY KEY, pid INT REFERENCES d15n (id) ON DELETE SET NULL,"
+                        + " pcode VARCHAR(5) REFERENCES d15n (code) ON UPDATE SET NULL)",
+                "INSERT INTO d15nc VALUES (10, 1, 'a')");
+        Policy policy = Policy.define(x -> x.table("d15n", t -> t.impact("x").autoColumns("code")));
+        assertRefused(() -> p.plan(policy, "DELETE FROM d15n WHERE id = 1"), Refusal.CASCADE_SIDE_EFFECTS,
+                "d15nc (pid) is ON DELETE SET NULL");
+        assertRefused(() -> p.plan(allow("d15n", "x"), "UPDATE d15n SET code = 'b' WHERE id = 1"),
+                Refusal.CASCADE_SIDE_EFFECTS, "d15nc (pcode) is ON UPDATE SET NULL");
+        switch (engine) {
+            case POSTGRES -> p.db.execute("CREATE FUNCTION d15n_code() RETURNS trigger LANGUAGE plpgsql AS"
+                    + " $$ BEGIN NEW.code := 'z'; RETURN NEW; END $$",
+                    "CREATE TRIGGER d15n_code BEFORE UPDATE ON d15n FOR EACH ROW EXECUTE FUNCTION d15n_code()");
+            case MYSQL -> p.db.execute("CREATE TRIGGER d15n_code BEFORE UPDATE ON d15n FOR EACH ROW SET NEW.code = 'z'");
+            case SQLITE -> p.db.execute("CREATE TRIGGER d15n_code AFTER UPDATE OF v ON d15n BEGIN"
+                    + " UPDATE d15n SET code = 'z' WHERE id = NEW.id; END");
+        }
+        assertRefused(() -> p.plan(policy, "UPDATE d15n SET v = 2 WHERE id = 1"), Refusal.CASCADE_SIDE_EFFECTS,
+                "references ON UPDATE SET NULL (a trigger or an ON UPDATE column set it)");
+        assertThat(p.snapshot("d15nc")).containsExactly("[10, 1, a]");
+        assertThat(p.snapshot("d15n")).containsExactly("[1, a, 1]");
     }
 
     @Test
@@ -370,13 +474,13 @@ class PlannerCatalogTest {
     void D15_aCatalogTheCredentialCannotFullySeeIsCascadesUnknown() throws SQLException {
         ScratchDatabase db = dbs.get(Engine.MYSQL);
         db.execute("CREATE TABLE d15h (id INT PRIMARY KEY, v INT)", "INSERT INTO d15h VALUES (1, 1)");
-        TestRole role = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.d15h TO {role}", "GRANT PROCESS ON *.* TO {role}");
+        TestRole role = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.d15h TO {role}");
         try (Planning p = new Planning(db, role)) {
             assertRefused(() -> p.plan(allow("d15h", "x"), "UPDATE d15h SET v = 2 WHERE id = 1"),
                     Refusal.CASCADES_UNKNOWN, "GRANT REFERENCES ON `" + db.name() + "`.* TO '" + role.name() + "'@'%';");
         }
         TestRole enough = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.d15h TO {role}",
-                "GRANT REFERENCES ON {db}.* TO {role}", "GRANT PROCESS ON *.* TO {role}");
+                "GRANT REFERENCES ON {db}.* TO {role}");
         try (Planning p = new Planning(db, enough)) {
             assertThat(p.plan(allow("d15h", "x"), "UPDATE d15h SET v = 2 WHERE id = 1").rowCount()).isEqualTo(1);
         }
@@ -400,7 +504,7 @@ class PlannerCatalogTest {
         String notMatching = prefix.toUpperCase(java.util.Locale.ROOT);
         for (String pattern : List.of(prefix, escaped, underscore, name)) {
             TestRole role = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.d15g TO {role}",
-                    "GRANT REFERENCES ON `" + pattern + "`.* TO {role}", "GRANT PROCESS ON *.* TO {role}");
+                    "GRANT REFERENCES ON `" + pattern + "`.* TO {role}");
             try (Planning p = new Planning(db, role)) {
                 assertThat(p.plan(allow("d15g", "x"), "UPDATE d15g SET v = 3 WHERE id = 2").rowCount()).as(pattern)
                         .isEqualTo(1);
@@ -415,8 +519,7 @@ class PlannerCatalogTest {
         List<List<String>> unseen = List.of(List.of("GRANT REFERENCES ON `" + notMatching + "`.* TO {role}"),
                 List.of("GRANT REFERENCES ON `" + prefix + "`.* TO {role}", "GRANT SELECT ON {db}.* TO {role}"));
         for (List<String> grants : unseen) {
-            List<String> all = new java.util.ArrayList<>(List.of("GRANT SELECT, UPDATE, DELETE ON {db}.d15g TO {role}",
-                    "GRANT PROCESS ON *.* TO {role}"));
+            List<String> all = new java.util.ArrayList<>(List.of("GRANT SELECT, UPDATE, DELETE ON {db}.d15g TO {role}"));
             all.addAll(grants);
             TestRole role = db.createRole(all.toArray(String[]::new));
             try (Planning p = new Planning(db, role)) {
