@@ -95,6 +95,16 @@ public final class Quickstart {
 
         step("8. Now the rows have changed, exactly as the card showed");
         printOrders(db);
+
+        step("Where this is, and what to run next");
+        out.println("   The steps above ran the command line in this process. Its files are in " + dir + ":");
+        out.println("   app.db (the database and, beside its tables, the plan store) and llmsafe.json.");
+        out.println("   On your own database, with the llmsafe command (driver/bin/llmsafe, see the README):");
+        out.println();
+        out.println("   $ llmsafe init --url jdbc:postgresql://127.0.0.1:5432/app --user app > llmsafe.json");
+        out.println("     (then allow the tables the model may read, and give each it may write an impact sentence)");
+        out.println("   $ llmsafe migrate");
+        out.println("   $ llmsafe check");
         return planId;
     }
 
@@ -103,9 +113,12 @@ public final class Quickstart {
         out.println("== " + title);
     }
 
-    /** Runs the command line as a person would type it, and prints what it printed under the command. */
+    /**
+     * Runs the command line in this process, as a person would type it, and prints what it printed under
+     * the command; the line says it ran here, so that nobody takes it for a shell they should have.
+     */
     private void cli(String... args) {
-        out.println("   $ llmsafe " + String.join(" ", args).replace(dir.toString() + "/", ""));
+        out.println("   llmsafe " + String.join(" ", args).replace(dir.toString() + "/", "") + "   (run in this process)");
         StringWriter printed = new StringWriter();
         PrintWriter w = new PrintWriter(printed, true);
         int status = Main.run(new Main(), w, w, args);

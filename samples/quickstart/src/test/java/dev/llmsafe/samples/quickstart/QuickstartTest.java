@@ -33,5 +33,9 @@ class QuickstartTest {
         int approve = out.indexOf("== 7.");
         assertThat(out.substring(card, approve)).contains("1 R-1 packed", "2 R-2 packed", "3 R-3 shipped");
         assertThat(q.orders(dir.resolve("app.db"))).containsExactly("1 R-1 shipped", "2 R-2 shipped", "3 R-3 shipped");
+        // It says where its files are and what a user runs next, and no step looks like a shell command it skipped.
+        assertThat(out).contains("Its files are in " + dir).contains("$ llmsafe init --url ").contains("$ llmsafe migrate\n")
+                .contains("$ llmsafe check\n").contains("llmsafe migrate --config llmsafe.json   (run in this process)");
+        assertThat(out.substring(0, out.indexOf("== Where this is"))).doesNotContain("$ llmsafe");
     }
 }
