@@ -68,6 +68,62 @@ public final class EnvironmentCheck {
         return out;
     }
 
+    /**
+     * Issue 19: the apply connection may UPDATE and DELETE every table ready for a dry run, proven by
+     * both statements matching no row in a transaction rolled back; a table it may not write is not
+     * ready, because every plan on it would be approved and then fail at apply.
+     */
+    private List<TableStatus> appliable(Dialect dialect, List<TableStatus> tables) throws SQLException {
+        if (tables.stream().noneMatch(t -> t.state() == State.READY)) {
+            return tables;
+        }
+        List<TablePolicy> policies = List.copyOf(deployment.config().policy().tables().values());
+        List<TableStatus> out = new ArrayList<>(tables.size());
+        try (Connection c = deployment.pool(Role.APPLY).getConnection()) {
+            dialect.initConnection(c);
+            for (int i = 0; i < tables.size(); i++) {
+                TableStatus t = tables.get(i);
+                Optional<String> denied = t.state() == State.READY ? unwritable(dialect, c, policies.get(i).name())
+                        : Optional.empty();
+                if (denied.isEmpty()) {
+                    out.add(t);
+                    continue;
+                }
+                List<String> problems = new ArrayList<>(t.problems());
+                problems.add("the apply connection (" + deployment.settings(Role.APPLY).describe() + ") cannot write it: "
+                        + denied.get() + ". Grant it what the planning connection has there, as samples/roles does for"
+                        + " the apply role; until then every approved plan on it fails at apply");
+                out.add(new TableStatus(t.name(), t.resolved(), State.NOT_READY, problems, t.measured()));
+            }
+        }
+        return out;
+    }
+
+    /** Why the connection may not UPDATE or DELETE the table, or nothing when it may; nothing is changed. */
+    private static Optional<String> unwritable(Dialect dialect, Connection c, QualifiedName name) throws SQLException {
+        Optional<TableInfo> info = dialect.table(c, name);
+        if (info.isEmpty() || info.get().primaryKey().isEmpty()) {
+            return info.isEmpty() ? Optional.of("its catalog does not show it") : Optional.empty();
+        }
+        String key = dialect.quote(info.get().primaryKey().get(0));
+        String table = dialect.renderAsWritten(name);
+        boolean auto = c.getAutoCommit();
+        c.setAutoCommit(false);
+        try (Statement st = c.createStatement()) {
+            st.executeUpdate("UPDATE " + table + " SET " + key + " = " + key + " WHERE 1 = 0");
+            st.executeUpdate("DELETE FROM " + table + " WHERE 1 = 0");
+            return Optional.empty();
+        } catch (SQLException e) {
+            if (dialect.isPrivilegeDenied(e) || dialect.isReadOnlyViolation(e)) {
+                return Optional.of(e.getMessage());
+            }
+            throw e;
+        } finally {
+            c.rollback();
+            c.setAutoCommit(auto);
+        }
+    }
+
     /** Why the read connection cannot read the table, or nothing when it can. */
     private static Optional<String> unreadable(Dialect dialect, Connection c, QualifiedName name) throws SQLException {
         try (Statement st = c.createStatement();
@@ -96,6 +152,7 @@ public final class EnvironmentCheck {
             }
         }
         tables = readable(dialect, tables);
+        tables = appliable(dialect, tables);
         StoreStatus store = store();
         List<Guard> guards = guards(tables);
         List<String> notes = new ArrayList<>();

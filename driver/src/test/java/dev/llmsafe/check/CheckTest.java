@@ -306,6 +306,31 @@ class CheckTest {
         }
     }
 
+    /** E10: an apply connection that may not write a table ready for a dry run makes it not ready. */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
+    void E10_checkProvesTheApplyConnectionCanWriteEveryTableReadyForADryRun(Engine engine) throws SQLException {
+        ScratchDatabase db = schema(engine);
+        TestRole applier = engine == Engine.POSTGRES
+                ? db.createRole("GRANT USAGE ON SCHEMA {db} TO {role}", "GRANT SELECT ON ALL TABLES IN SCHEMA {db} TO {role}")
+                : db.createRole("GRANT SELECT ON {db}.* TO {role}");
+        LlmSafeConfig config = config(db).applyConnection(ConnectionSettings.of(db.url(), applier.name(), applier.password()))
+                .build();
+        List<String> before = db.snapshot("ok_t");
+        try (Deployment d = new Deployment(config, Clock.systemUTC())) {
+            CheckReport r = new EnvironmentCheck(d).run();
+            TableStatus ok = table(r, "ok_t");
+            assertThat(ok.state()).isEqualTo(State.NOT_READY);
+            assertThat(ok.problems()).singleElement().satisfies(p -> assertThat(p).startsWith("the apply connection (")
+                    .contains("cannot write it").contains("every approved plan on it fails at apply"));
+            assertThat(table(r, "ro_t").problems()).isEmpty();
+        }
+        try (Deployment d = new Deployment(config(db).build(), Clock.systemUTC())) {
+            assertThat(table(new EnvironmentCheck(d).run(), "ok_t").state()).isEqualTo(State.READY);
+        }
+        assertThat(db.snapshot("ok_t")).isEqualTo(before);
+    }
+
     private static com.zaxxer.hikari.HikariDataSource readSource(ScratchDatabase db, TestRole role) {
         com.zaxxer.hikari.HikariConfig hc = new com.zaxxer.hikari.HikariConfig();
         hc.setJdbcUrl(db.url());
