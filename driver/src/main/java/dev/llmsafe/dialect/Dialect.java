@@ -260,6 +260,14 @@ public interface Dialect {
     Set<String> queryingRoutines(Connection c, Set<QualifiedName> names) throws SQLException;
 
     /**
+     * R7: the names of the operators an application or an extension defined, which a read may not use
+     * (they run a function of the database's); none where operators cannot be defined.
+     */
+    default Set<String> userOperators(Connection c) throws SQLException {
+        return Set.of();
+    }
+
+    /**
      * J9: the names of the types the database has of its own, before any schema was made, when its
      * vendor driver's {@code getTypeInfo} also lists the types users made; empty when it lists a fixed
      * set (MySQL, MariaDB and SQLite). pgjdbc 42.7.14 lists every type in pg_type, among them the row

@@ -307,6 +307,14 @@ final class PostgresDialect implements Dialect {
                 + " AND l.lanname NOT IN ('c', 'internal')", rs -> rs.getString(1), array));
     }
 
+    /** R7: every operator outside pg_catalog, by name (initdb's are all in pg_catalog). */
+    @Override
+    public Set<String> userOperators(Connection c) throws SQLException {
+        return new LinkedHashSet<>(Jdbc.query(c, "SELECT DISTINCT o.oprname FROM pg_catalog.pg_operator o"
+                + " JOIN pg_catalog.pg_namespace n ON n.oid = o.oprnamespace WHERE n.nspname <> 'pg_catalog'",
+                rs -> rs.getString(1)));
+    }
+
     /** The types initdb made: below FirstNormalObjectId (16384), every object a user or an extension made is above it. */
     @Override
     public Optional<Set<String>> builtInTypes(Connection c) throws SQLException {

@@ -11,6 +11,7 @@ import dev.llmsafe.policy.Policy;
 import dev.llmsafe.policy.QualifiedName;
 import dev.llmsafe.sql.Analysis;
 import dev.llmsafe.sql.LexSettings;
+import dev.llmsafe.sql.ReadFunctions;
 import dev.llmsafe.sql.SecretCheck;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -61,6 +62,7 @@ final class Guard {
     private final Allowlist allowlist;
     private final Holds holds;
     private final Map<String, String> secretColumns = new HashMap<>();
+    private final UserOperators userOperators;
 
     /**
      * @param exec the connection reads run on, already in its read-only session
@@ -76,6 +78,7 @@ final class Guard {
         this.lex = dialect.lexSettings(exec);
         this.proposer = proposer;
         this.allowlist = new Allowlist(dialect, policy, exec);
+        this.userOperators = new UserOperators(dialect, exec);
         for (Map.Entry<QualifiedName, String> s : policy.secrets().entrySet()) {
             secretColumns.put(s.getKey().last().text().toLowerCase(Locale.ROOT), s.getKey() + ", which is " + s.getValue());
         }
@@ -129,9 +132,10 @@ final class Guard {
         return policy.read().maxCost().isPresent();
     }
 
-    /** R1, R2: what can be checked of a read before it runs; the tables it reads, resolved. */
+    /** R1, R2, R7: what can be checked of a read before it runs; the tables it reads, resolved. */
     Set<TableRef> checkRead(Analysis a) throws SQLException {
         SecretCheck.check(a, policy);
+        ReadFunctions.check(a, policy.read().allowFunctions(), userOperators.get());
         return allowlist.check(a);
     }
 
