@@ -177,6 +177,20 @@ public interface Dialect {
     void endReadSession(Connection c) throws SQLException;
 
     /**
+     * R8: what a statement could change of a session, to be put back when a connection goes back to an
+     * application's pool.
+     */
+    SessionReset sessionReset();
+
+    /**
+     * R8: whether the session is still in the read-only mode {@link #beginReadSession} set, asked before
+     * every read, at as little cost as the driver allows.
+     *
+     * @return empty, or what is no longer as it was set
+     */
+    Optional<String> readSessionChanged(Connection c) throws SQLException;
+
+    /**
      * Whether {@link #beginReadSession} bounds a read's time on the server. Where it does not (SQLite),
      * the caller cancels a read from the client when it runs past the bound.
      */

@@ -249,6 +249,28 @@ final class PostgresDialect implements Dialect {
         });
     }
 
+    @Override
+    public SessionReset sessionReset() {
+        return new SessionReset.Postgres();
+    }
+
+    /**
+     * R8 without a round trip: PostgreSQL 14 and later report default_transaction_read_only to the client
+     * whenever it changes (a ParameterStatus message), and pgjdbc keeps the last value it was told.
+     * Before 14, or through a driver that does not say, it is asked.
+     */
+    @Override
+    public Optional<String> readSessionChanged(Connection c) throws SQLException {
+        String value = null;
+        if (c.isWrapperFor(org.postgresql.PGConnection.class)) {
+            value = c.unwrap(org.postgresql.PGConnection.class).getParameterStatus("default_transaction_read_only");
+        }
+        if (value == null) {
+            value = Jdbc.string(c, "SELECT current_setting('default_transaction_read_only')");
+        }
+        return "on".equals(value) ? Optional.empty() : Optional.of("default_transaction_read_only is " + value);
+    }
+
     /** R11: measured on PostgreSQL 15 (SPEC.md F33): the server closes the connection, 25P03, then 08003. */
     @Override
     public boolean boundIdleTransactions(Connection c, int holdMs) throws SQLException {

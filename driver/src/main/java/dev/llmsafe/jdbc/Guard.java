@@ -157,6 +157,7 @@ final class Guard {
         ResultSet rs;
         try {
             holds.beforeRead();
+            proveReadSession();
             Set<TableRef> tables = checkRead(a);
             OptionalDouble maxCost = policy.read().maxCost();
             if (maxCost.isPresent()) {
@@ -181,6 +182,22 @@ final class Guard {
             checkColumns(rs);
         }
         return rs;
+    }
+
+    /**
+     * R8: before every read, the session is proven still in the read-only mode the guard set. Should it
+     * not be (nothing the guard lets through can change it; this is the last line), it is set again and
+     * the read is refused, so that nothing ever runs outside it.
+     */
+    private void proveReadSession() throws SQLException {
+        Optional<String> changed = dialect.readSessionChanged(exec);
+        if (changed.isPresent()) {
+            dialect.beginReadSession(exec, policy.read().timeoutMs());
+            throw new RefusedException(Refusal.READ_SESSION_CHANGED, "the read-only session of this connection was"
+                    + " found changed (" + changed.get() + ") before a read; it has been set again and nothing ran."
+                    + " Send the read again, and find what changed the session: no statement through this"
+                    + " connection may.");
+        }
     }
 
     /**
@@ -306,6 +323,7 @@ final class Guard {
         Dialect.ReadCost cost;
         try {
             holds.beforeRead();
+            proveReadSession();
             Set<TableRef> tables = checkRead(a);
             try {
                 cost = dialect.explainCost(exec, a.text(), NO_PARAMETERS, tables);

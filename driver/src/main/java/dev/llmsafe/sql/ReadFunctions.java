@@ -86,6 +86,21 @@ public final class ReadFunctions {
         }
     }
 
+    /**
+     * Whether the policy names a function a statement calls (R7): by its name, or by schema.name when
+     * it is called so qualified. The stored-routine check (R1) leaves such a function alone too.
+     */
+    public static boolean allowedByPolicy(dev.llmsafe.policy.QualifiedName f, Set<String> allowed) {
+        if (allowed.isEmpty()) {
+            return false;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (dev.llmsafe.policy.Identifier part : f.parts()) {
+            sb.append(sb.length() == 0 ? "" : ".").append(part.text().toLowerCase(Locale.ROOT));
+        }
+        return allowedByPolicy(sb.toString(), allowed);
+    }
+
     private static boolean allowedByPolicy(String name, Set<String> allowed) {
         if (allowed.contains(name)) {
             return true;
