@@ -107,7 +107,7 @@ final class BuiltInFunctions {
             json_loose json_normalize json_equals json_table json_array_intersect json_object_filter_keys
             json_object_to_array json_key_value columns
             uuid inet_aton inet_ntoa inet6_aton inet6_ntoa is_ipv4 is_ipv6 is_ipv4_compat is_ipv4_mapped
-            bit_count charset collation coercibility
+            bit_count charset collation coercibility current_user
             column_create column_get column_json column_list column_exists column_check column_add
             column_delete
             point st_astext st_aswkt st_geomfromtext st_x st_y st_distance st_distance_sphere st_contains
