@@ -282,6 +282,15 @@ public interface Dialect {
     }
 
     /**
+     * R7: the names of the functions of at least one argument that an application or an extension
+     * defined, where a read may call one without parentheses (PostgreSQL's attribute notation,
+     * {@code m.f} for {@code f(m)}); none elsewhere.
+     */
+    default Set<String> userFunctions(Connection c) throws SQLException {
+        return Set.of();
+    }
+
+    /**
      * J9: the names of the types the database has of its own, before any schema was made, when its
      * vendor driver's {@code getTypeInfo} also lists the types users made; empty when it lists a fixed
      * set (MySQL, MariaDB and SQLite). pgjdbc 42.7.14 lists every type in pg_type, among them the row

@@ -337,6 +337,15 @@ final class PostgresDialect implements Dialect {
                 rs -> rs.getString(1)));
     }
 
+    /** R7: every function of one argument or more outside pg_catalog and information_schema, by name. */
+    @Override
+    public Set<String> userFunctions(Connection c) throws SQLException {
+        return new LinkedHashSet<>(Jdbc.query(c, "SELECT DISTINCT p.proname FROM pg_catalog.pg_proc p"
+                + " JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace"
+                + " WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND p.pronargs >= 1",
+                rs -> rs.getString(1)));
+    }
+
     /** The types initdb made: below FirstNormalObjectId (16384), every object a user or an extension made is above it. */
     @Override
     public Optional<Set<String>> builtInTypes(Connection c) throws SQLException {

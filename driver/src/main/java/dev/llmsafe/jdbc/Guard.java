@@ -62,7 +62,7 @@ final class Guard {
     private final Allowlist allowlist;
     private final Holds holds;
     private final Map<String, String> secretColumns = new HashMap<>();
-    private final UserOperators userOperators;
+    private final UserDefinitions userDefinitions;
 
     /**
      * @param exec the connection reads run on, already in its read-only session
@@ -78,7 +78,7 @@ final class Guard {
         this.lex = dialect.lexSettings(exec);
         this.proposer = proposer;
         this.allowlist = new Allowlist(dialect, policy, exec);
-        this.userOperators = new UserOperators(dialect, exec);
+        this.userDefinitions = new UserDefinitions(dialect, exec);
         for (Map.Entry<QualifiedName, String> s : policy.secrets().entrySet()) {
             secretColumns.put(s.getKey().last().text().toLowerCase(Locale.ROOT), s.getKey() + ", which is " + s.getValue());
         }
@@ -135,7 +135,7 @@ final class Guard {
     /** R1, R2, R7: what can be checked of a read before it runs; the tables it reads, resolved. */
     Set<TableRef> checkRead(Analysis a) throws SQLException {
         SecretCheck.check(a, policy);
-        ReadFunctions.check(a, policy.read().allowFunctions(), userOperators.get());
+        ReadFunctions.check(a, policy.read().allowFunctions(), userDefinitions.operators(), userDefinitions.functions());
         return allowlist.check(a);
     }
 

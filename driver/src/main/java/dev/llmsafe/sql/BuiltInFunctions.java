@@ -153,6 +153,18 @@ final class BuiltInFunctions {
             #> #>> ^@ ? ?| ?& @? @@ @@@ #- <-> &< &> <<| |>> &<| |&> <^ >^ ?# ?- ?-| ?|| ## -|- <<= >>=
             """;
 
+    /**
+     * PostgreSQL's allowlisted functions that take a row (an argument of type record, anyelement,
+     * anycompatible or "any", or an aggregate over one), which attribute notation calls with a whole
+     * row: {@code m.concat}, {@code m.json_agg} (measured on PostgreSQL 15.20: each returns every column).
+     */
+    static final Set<String> POSTGRESQL_ROW_FUNCTIONS = words("""
+            to_json to_jsonb row_to_json quote_literal quote_nullable concat concat_ws format num_nulls
+            num_nonnulls json_build_array jsonb_build_array json_build_object jsonb_build_object array_agg
+            json_agg jsonb_agg count any_value min max mode json_object_agg jsonb_object_agg array_to_json
+            json_populate_record jsonb_populate_record to_tsvector xmlagg string_agg
+            """);
+
     static final Set<String> POSTGRESQL_FUNCTIONS = words(COMMON, POSTGRESQL);
     static final Set<String> MYSQL_FUNCTIONS = words(COMMON, MYSQL);
     static final Set<String> SQLITE_FUNCTIONS = words(COMMON, SQLITE);

@@ -68,6 +68,28 @@ public final class ReadFunctions {
      * @throws RefusedException FORBIDDEN_FUNCTION
      */
     public static void check(Analysis a, Set<String> allowed, Set<String> userOperators) throws RefusedException {
+        check(a, allowed, userOperators, Set.of());
+    }
+
+    /**
+     * As {@link #check(Analysis, Set, Set)}, and refuses a name after a dot that PostgreSQL may read as a
+     * call of the function of that name (attribute notation: {@code m.row_to_json} is
+     * {@code row_to_json(m)}, the whole row): a built-in function that takes a row, or one of
+     * {@code userFunctions}, the functions of one argument or more the database defines.
+     */
+    public static void check(Analysis a, Set<String> allowed, Set<String> userOperators, Set<String> userFunctions)
+            throws RefusedException {
+        if (a.settings().dialect() == SqlDialect.POSTGRESQL) {
+            for (String attribute : attributes(a)) {
+                if (BuiltInFunctions.POSTGRESQL_ROW_FUNCTIONS.contains(attribute) || userFunctions.contains(attribute)) {
+                    throw new RefusedException(Refusal.FORBIDDEN_FUNCTION, "." + attribute + " names a function of"
+                            + " that name, which PostgreSQL calls with the whole row when the table has no such column"
+                            + " (attribute notation: t." + attribute + " is " + attribute + "(t)), and a whole row"
+                            + " carries every column. Nothing ran. Name the columns you need, or call the function"
+                            + " with parentheses on those columns.");
+                }
+            }
+        }
         for (Use u : uses(a)) {
             if (u.name() != null && allowedByPolicy(u.name(), allowed)) {
                 continue;
@@ -153,6 +175,21 @@ public final class ReadFunctions {
     /** The uses of a text that are not built in, without the analysis (for tests of what the parser refuses first). */
     static List<Use> uses(String text, LexSettings settings) throws RefusedException {
         return new Scan(Lexer.lex(text, settings).tokens(), settings.dialect()).uses();
+    }
+
+    /** The names after a dot that are neither called nor qualified further: columns, or attribute calls. */
+    private static List<String> attributes(Analysis a) throws RefusedException {
+        List<Token> tokens = Lexer.lex(a.text(), a.settings()).tokens();
+        List<String> out = new ArrayList<>();
+        for (int k = 2; k < tokens.size(); k++) {
+            Token t = tokens.get(k);
+            Token next = k + 1 < tokens.size() ? tokens.get(k + 1) : null;
+            if ((t.kind() == Token.Kind.WORD || t.kind() == Token.Kind.QUOTED_IDENTIFIER) && tokens.get(k - 1).isSymbol('.')
+                    && (next == null || (next.kind() != Token.Kind.OPEN && !next.isSymbol('.')))) {
+                out.add(t.kind() == Token.Kind.WORD ? t.text().toLowerCase(Locale.ROOT) : t.identifierText());
+            }
+        }
+        return out;
     }
 
     /** The PostgreSQL operators a read uses, as its lexer reads them. */

@@ -134,6 +134,9 @@ class ReadFunctionsServerTest {
                 a.put("SELECT obj_description(" + lo + ")", Refusal.FORBIDDEN_FUNCTION);
                 a.put("SELECT version()", Refusal.FORBIDDEN_FUNCTION);
                 a.put("SELECT 1 OPERATOR(pg_catalog.+) 1", Refusal.SYSTEM_CATALOG);
+                a.put("SELECT o.row_to_json FROM orders o", Refusal.FORBIDDEN_FUNCTION);
+                a.put("SELECT o.json_agg FROM orders o", Refusal.FORBIDDEN_FUNCTION);
+                a.put("SELECT o.leak FROM orders o", Refusal.FORBIDDEN_FUNCTION);
             }
             case MYSQL -> {
                 a.put("SELECT sleep(2)", Refusal.FORBIDDEN_FUNCTION);
@@ -210,7 +213,8 @@ class ReadFunctionsServerTest {
         long lo = 0;
         switch (engine) {
             case POSTGRES -> {
-                db.execute("CREATE SEQUENCE fns_seq");
+                db.execute("CREATE SEQUENCE fns_seq", "CREATE FUNCTION leak(o orders) RETURNS text LANGUAGE sql"
+                        + " AS 'SELECT salary::text FROM payroll LIMIT 1'");
                 lo = Long.parseLong(one(db.admin(), "SELECT lo_from_bytea(0, convert_to('original', 'UTF8'))"));
             }
             case MYSQL -> db.execute("CREATE SEQUENCE fns_seq");

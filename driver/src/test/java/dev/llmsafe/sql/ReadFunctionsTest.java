@@ -88,6 +88,11 @@ class ReadFunctionsTest {
                 .add(Refusal.FORBIDDEN_FUNCTION, "SELECT regclass 'payroll'", PG)
                 .add(Refusal.FORBIDDEN_FUNCTION, "SELECT payroll '(1,2)'", PG)
                 // operators that run a function of the database's
+                // attribute notation: t.f is f(t), the whole row
+                .add(Refusal.FORBIDDEN_FUNCTION, "SELECT m.row_to_json FROM members m", PG)
+                .add(Refusal.FORBIDDEN_FUNCTION, "SELECT m.concat FROM members m", PG)
+                .add(Refusal.FORBIDDEN_FUNCTION, "SELECT m.json_agg FROM members m", PG)
+                .add(Refusal.FORBIDDEN_FUNCTION, "SELECT members.quote_literal FROM members", PG)
                 // an application's function, and a built-in name in another schema
                 .add(Refusal.FORBIDDEN_FUNCTION, "SELECT my_discount(qty) FROM orders")
                 .add(Refusal.FORBIDDEN_FUNCTION, "SELECT public.lower(note) FROM orders", PG)
@@ -165,6 +170,7 @@ class ReadFunctionsTest {
                         + " FROM orders WINDOW w AS (ORDER BY id)")
                 .add(Analysis.Kind.READ, "WITH x(a, b) AS (SELECT id, qty FROM orders) SELECT a, b FROM x")
                 .add(Analysis.Kind.READ, "SELECT m.a FROM orders AS m(a, b)", PG)
+                .add(Analysis.Kind.READ, "SELECT o.id, o.note, o.qty FROM public.orders o WHERE o.id = 1")
                 .add(Analysis.Kind.READ, "SELECT CAST(qty AS text), qty::numeric(10, 2), qty::double precision,"
                         + " now()::timestamp with time zone, '2024-01-01'::date, '{}'::jsonb, note::varchar(5),"
                         + " ARRAY[1, 2]::int[], DATE '2024-01-01', INTERVAL '1 day', TIMESTAMP '2024-01-01 10:00'"
@@ -215,6 +221,10 @@ class ReadFunctionsTest {
                     assertThat(e.code()).isEqualTo(Refusal.FORBIDDEN_FUNCTION);
                     assertThat(e.getMessage()).contains("policy.read.allowFunctions").contains("\"my_discount\"");
                 });
+        // a function the database defines, named as an attribute, is a call of it with the whole row
+        assertThatThrownBy(() -> ReadFunctions.check(ANALYZER.analyze("SELECT o.leak FROM orders o", PG), Set.of(),
+                Set.of(), Set.of("leak"))).isInstanceOfSatisfying(RefusedException.class,
+                        e -> assertThat(e.code()).isEqualTo(Refusal.FORBIDDEN_FUNCTION));
         // operators cannot be added: the catalog's user-defined ones are refused whatever the policy says
         assertThatThrownBy(() -> ReadFunctions.check(ANALYZER.analyze("SELECT 1 + 1", PG), Set.of("+"), Set.of("+")))
                 .isInstanceOfSatisfying(RefusedException.class, e -> assertThat(e.code()).isEqualTo(Refusal.FORBIDDEN_FUNCTION));
