@@ -54,7 +54,7 @@ public final class ReadFunctions {
     private static final String ENDS_ANY_OPERATOR = "~!@#%^&|`";
 
     private static final int CACHE_SIZE = 2048;
-    private static final ConcurrentHashMap<VerdictCache.Key, List<Use>> CACHE = new ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<VerdictCache.Key, Scanned> CACHE = new ConcurrentHashMap<>();
 
     private ReadFunctions() {
     }
@@ -79,8 +79,9 @@ public final class ReadFunctions {
      */
     public static void check(Analysis a, Set<String> allowed, Set<String> userOperators, Set<String> userFunctions)
             throws RefusedException {
+        Scanned scanned = scanned(a);
         if (a.settings().dialect() == SqlDialect.POSTGRESQL) {
-            for (String attribute : attributes(a)) {
+            for (String attribute : scanned.attributes()) {
                 if (BuiltInFunctions.POSTGRESQL_ROW_FUNCTIONS.contains(attribute) || userFunctions.contains(attribute)) {
                     throw new RefusedException(Refusal.FORBIDDEN_FUNCTION, "." + attribute + " names a function of"
                             + " that name, which PostgreSQL calls with the whole row when the table has no such column"
@@ -90,14 +91,14 @@ public final class ReadFunctions {
                 }
             }
         }
-        for (Use u : uses(a)) {
+        for (Use u : scanned.uses()) {
             if (u.name() != null && allowedByPolicy(u.name(), allowed)) {
                 continue;
             }
             throw refusal(u, a.settings().dialect());
         }
         if (!userOperators.isEmpty()) {
-            for (String op : operators(a)) {
+            for (String op : scanned.operators()) {
                 if (userOperators.contains(op)) {
                     throw new RefusedException(Refusal.FORBIDDEN_FUNCTION, "the operator " + op + " is also defined by"
                             + " an application or extension in this database, so it may run a function that is not"
@@ -157,14 +158,27 @@ public final class ReadFunctions {
         return new RefusedException(Refusal.FORBIDDEN_FUNCTION, detail);
     }
 
-    /** The uses of a read that are not built in, from the cache when this text was seen before. */
-    static List<Use> uses(Analysis a) throws RefusedException {
+    /**
+     * What the allowlist judges of one read: its uses that are not built in, and (PostgreSQL) its
+     * operators and the names after a dot, which the database's own definitions may make calls.
+     */
+    record Scanned(List<Use> uses, List<String> operators, List<String> attributes) {
+        Scanned {
+            uses = List.copyOf(uses);
+            operators = List.copyOf(operators);
+            attributes = List.copyOf(attributes);
+        }
+    }
+
+    /** The scan of a read, from the cache when this text was seen before. */
+    static Scanned scanned(Analysis a) throws RefusedException {
         VerdictCache.Key key = new VerdictCache.Key(a.settings(), a.text());
-        List<Use> cached = CACHE.get(key);
+        Scanned cached = CACHE.get(key);
         if (cached != null) {
             return cached;
         }
-        List<Use> out = List.copyOf(new Scan(Lexer.lex(a.text(), a.settings()).tokens(), a.settings().dialect()).uses());
+        Scan scan = new Scan(Lexer.lex(a.text(), a.settings()).tokens(), a.settings().dialect());
+        Scanned out = new Scanned(scan.uses(), scan.operators, scan.attributes());
         if (CACHE.size() >= CACHE_SIZE) {
             CACHE.clear();
         }
@@ -175,31 +189,6 @@ public final class ReadFunctions {
     /** The uses of a text that are not built in, without the analysis (for tests of what the parser refuses first). */
     static List<Use> uses(String text, LexSettings settings) throws RefusedException {
         return new Scan(Lexer.lex(text, settings).tokens(), settings.dialect()).uses();
-    }
-
-    /** The names after a dot that are neither called nor qualified further: columns, or attribute calls. */
-    private static List<String> attributes(Analysis a) throws RefusedException {
-        List<Token> tokens = Lexer.lex(a.text(), a.settings()).tokens();
-        List<String> out = new ArrayList<>();
-        for (int k = 2; k < tokens.size(); k++) {
-            Token t = tokens.get(k);
-            Token next = k + 1 < tokens.size() ? tokens.get(k + 1) : null;
-            if ((t.kind() == Token.Kind.WORD || t.kind() == Token.Kind.QUOTED_IDENTIFIER) && tokens.get(k - 1).isSymbol('.')
-                    && (next == null || (next.kind() != Token.Kind.OPEN && !next.isSymbol('.')))) {
-                out.add(t.kind() == Token.Kind.WORD ? t.text().toLowerCase(Locale.ROOT) : t.identifierText());
-            }
-        }
-        return out;
-    }
-
-    /** The PostgreSQL operators a read uses, as its lexer reads them. */
-    private static List<String> operators(Analysis a) throws RefusedException {
-        if (a.settings().dialect() != SqlDialect.POSTGRESQL) {
-            return List.of();
-        }
-        Scan scan = new Scan(Lexer.lex(a.text(), a.settings()).tokens(), SqlDialect.POSTGRESQL);
-        scan.uses();
-        return scan.operators;
     }
 
     /** One pass over the tokens of a statement. */
@@ -356,6 +345,23 @@ public final class ReadFunctions {
                 }
             }
             return j;
+        }
+
+        /** The names after a dot that are neither called nor qualified further: columns, or attribute calls. */
+        List<String> attributes() {
+            List<String> out = new ArrayList<>();
+            if (dialect != SqlDialect.POSTGRESQL) {
+                return out;
+            }
+            for (int k = 2; k < tokens.size(); k++) {
+                Token t = tokens.get(k);
+                Token next = at(k + 1);
+                if ((t.kind() == Token.Kind.WORD || t.kind() == Token.Kind.QUOTED_IDENTIFIER) && at(k - 1).isSymbol('.')
+                        && (next == null || (next.kind() != Token.Kind.OPEN && !next.isSymbol('.')))) {
+                    out.add(name(t));
+                }
+            }
+            return out;
         }
 
         private String qualifiedName(int k) {
