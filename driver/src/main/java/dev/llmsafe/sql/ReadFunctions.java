@@ -235,7 +235,10 @@ public final class ReadFunctions {
         private void call(int k) {
             Token t = tokens.get(k);
             String word = lower(t);
-            if (t.kind() == Token.Kind.WORD && (Words.NOT_FUNCTIONS.contains(word) || keywordBeforeParenthesis(k))) {
+            // A qualified name is a call whatever its last word: app.date(x) may be a stored function.
+            boolean afterDot = k > 0 && at(k - 1).isSymbol('.');
+            if (t.kind() == Token.Kind.WORD && !afterDot
+                    && (Words.NOT_FUNCTIONS.contains(word) || keywordBeforeParenthesis(k))) {
                 return;
             }
             if (t.isWord("operator") && dialect == SqlDialect.POSTGRESQL) {

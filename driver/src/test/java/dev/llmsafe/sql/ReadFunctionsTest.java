@@ -96,6 +96,8 @@ class ReadFunctionsTest {
                 // an application's function, and a built-in name in another schema
                 .add(Refusal.FORBIDDEN_FUNCTION, "SELECT my_discount(qty) FROM orders")
                 .add(Refusal.FORBIDDEN_FUNCTION, "SELECT public.lower(note) FROM orders", PG)
+                .add(Refusal.FORBIDDEN_FUNCTION, "SELECT app.date(note) FROM orders", MY)
+                .add(Refusal.FORBIDDEN_FUNCTION, "SELECT app.year(note), app.if(1, 2, 3) FROM orders", MY)
                 .add(Refusal.FORBIDDEN_FUNCTION, "SELECT \"lower\"(note) FROM orders", PG, SL)
                 .add(Refusal.FORBIDDEN_FUNCTION, "SELECT `lower`(note) FROM orders", MY)
                 .stream();
