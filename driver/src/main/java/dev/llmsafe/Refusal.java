@@ -63,13 +63,18 @@ public enum Refusal {
     DENIED_IDENTIFIER("42501"),
     /** R3: a read that writes or locks. */
     MIXED("25006"),
-    /** R3: a function that reaches files, the network, other sessions or arbitrary queries. */
+    /**
+     * R7: a function, cast or operator that is not on the read allowlist (it may reach files, the
+     * network, other sessions, the catalog or run queries given as text).
+     */
     FORBIDDEN_FUNCTION("42501"),
     /**
      * The database refused the read connection's credential a table the policy allows: a grant is
      * missing (samples/roles); {@code llmsafe check} names the tables.
      */
     NOT_GRANTED("42501"),
+    /** R8: the read-only session of the model's connection was found changed before a read; it was set again. */
+    READ_SESSION_CHANGED("25006"),
     /** R5: a read whose estimated cost is above the bound. */
     COST_TOO_HIGH("54000"),
     /** R12: a value larger than the bytes a read may return, or a result the driver refused to buffer. */

@@ -16,11 +16,13 @@ import dev.llmsafe.conformance.EndToEnd.Run;
 import dev.llmsafe.conformance.RoleScript.Role;
 import dev.llmsafe.conformance.ServerId.Flavor;
 import dev.llmsafe.jdbc.LlmSafeConnection;
+import dev.llmsafe.jdbc.LlmSafeDataSource;
 import dev.llmsafe.jdbc.LlmSafeDriver;
 import dev.llmsafe.jdbc.PlanPendingException;
 import dev.llmsafe.jdbc.ReadEstimate;
 import dev.llmsafe.plan.Plan;
 import dev.llmsafe.plan.PlannedStatement;
+import dev.llmsafe.policy.Policy;
 import dev.llmsafe.testing.Engine;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -459,6 +461,75 @@ class ConnectionRulesEndToEndTest {
         tables.forEach(t -> names.add(t.get("name").asText().replaceFirst(".*\\.", "").toLowerCase(Locale.ROOT)));
         assertThat(names).containsExactlyInAnyOrder("orders", "members", "many", "writing_view");
         assertThat(json.out()).doesNotContain("password_hash").doesNotContain("hidden").contains(IMPACT);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void R7_readsCallOnlyFunctionsCastsAndOperatorsThatComputeFromTheirArguments(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        for (String sql : switch (engine) {
+            case POSTGRES -> List.of("SELECT current_setting('search_path')", "SELECT json_populate_record(NULL::orders, '{}')",
+                    "SELECT 'orders'::regclass", "SELECT to_regclass('hidden')", "SELECT version()");
+            case MYSQL -> List.of("SELECT database()", "SELECT sleep(1)", "SELECT id FROM orders PROCEDURE ANALYSE()");
+            case SQLITE -> List.of("SELECT name FROM pragma_table_list()", "SELECT load_extension('x')");
+        }) {
+            RefusedException e = refused(d, Refusal.FORBIDDEN_FUNCTION, c -> column(c, sql));
+            assertThat(e.getMessage()).as(sql).contains("Nothing ran");
+        }
+        try (Connection c = d.connect()) {
+            assertThat(column(c, "SELECT 1")).containsExactly("1");
+            assertThat(column(c, "SELECT lower('ABC')")).containsExactly("abc");
+            assertThat(column(c, "SELECT coalesce(NULL, 'x')")).containsExactly("x");
+        }
+        // The command line reads through the same allowlist, and says how to add to it.
+        Run run = d.llmsafe("read", engine == Engine.SQLITE ? "SELECT load_extension('x')" : "SELECT version()");
+        assertThat(run.status()).isEqualTo(Main.REFUSED);
+        assertThat(run.err()).startsWith("Refused (FORBIDDEN_FUNCTION)").contains("policy.read.allowFunctions");
+    }
+
+    /**
+     * R8 on an application's own pool: its session settings (set by connectionInitSql, once per physical
+     * connection) are what it gets back after the model used the connection, the guard's own settings
+     * (read-only, the read's statement timeout) included: they are put back to the application's values,
+     * not reset to the server's defaults.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void R8_aPooledConnectionGoesBackWithTheApplicationsOwnSession(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(d.app().url());
+        if (d.roles() != null) {
+            config.setUsername(d.roles().login(Role.PLAN).name());
+            config.setPassword(d.roles().login(Role.PLAN).password());
+        }
+        config.setMaximumPoolSize(1);
+        config.setPoolName("e2e-r8-" + engine.key());
+        String setting = switch (d.flavor()) {
+            case POSTGRES -> "SELECT current_setting('statement_timeout') || ' ' || current_setting('default_transaction_read_only')";
+            case MARIADB -> "SELECT CONCAT(@@SESSION.max_statement_time, ' ', @@SESSION.tx_read_only)";
+            case MYSQL -> "SELECT CONCAT(@@SESSION.max_execution_time, ' ', @@SESSION.tx_read_only)";
+            default -> "SELECT (SELECT recursive_triggers FROM pragma_recursive_triggers) || ' ' || (SELECT query_only FROM pragma_query_only)";
+        };
+        config.setConnectionInitSql(switch (d.flavor()) {
+            case POSTGRES -> "SET statement_timeout = 12345";
+            case MARIADB -> "SET SESSION max_statement_time = 7";
+            case MYSQL -> "SET SESSION max_execution_time = 7000";
+            default -> "PRAGMA recursive_triggers = ON";
+        });
+        Policy policy = Policy.define(p -> p.table("orders", t -> t.impact(IMPACT)));
+        try (HikariDataSource pool = new HikariDataSource(config); LlmSafeDataSource ds = new LlmSafeDataSource(pool, policy)) {
+            List<String> before;
+            try (Connection c = pool.getConnection()) {
+                before = column(c, setting);
+            }
+            try (Connection c = ds.getConnection()) {
+                assertThat(column(c, "SELECT id FROM orders WHERE id = 1")).containsExactly("1");
+            }
+            try (Connection c = pool.getConnection()) {
+                assertThat(column(c, setting)).isEqualTo(before);
+            }
+        }
     }
 
     // ---- J: the JDBC surface -----------------------------------------------------------------

@@ -169,6 +169,20 @@ public interface Dialect {
     void endReadSession(Connection c) throws SQLException;
 
     /**
+     * R8: what a statement could change of a session, to be put back when a connection goes back to an
+     * application's pool.
+     */
+    SessionReset sessionReset();
+
+    /**
+     * R8: whether the session is still in the read-only mode {@link #beginReadSession} set, asked before
+     * every read, at as little cost as the driver allows.
+     *
+     * @return empty, or what is no longer as it was set
+     */
+    Optional<String> readSessionChanged(Connection c) throws SQLException;
+
+    /**
      * Whether {@link #beginReadSession} bounds a read's time on the server. Where it does not (SQLite),
      * the caller cancels a read from the client when it runs past the bound.
      */
@@ -272,6 +286,23 @@ public interface Dialect {
      * functions (and those implemented in C) are not returned.
      */
     Set<String> queryingRoutines(Connection c, Set<QualifiedName> names) throws SQLException;
+
+    /**
+     * R7: the names of the operators an application or an extension defined, which a read may not use
+     * (they run a function of the database's); none where operators cannot be defined.
+     */
+    default Set<String> userOperators(Connection c) throws SQLException {
+        return Set.of();
+    }
+
+    /**
+     * R7: the names of the functions of at least one argument that an application or an extension
+     * defined, where a read may call one without parentheses (PostgreSQL's attribute notation,
+     * {@code m.f} for {@code f(m)}); none elsewhere.
+     */
+    default Set<String> userFunctions(Connection c) throws SQLException {
+        return Set.of();
+    }
 
     /**
      * J9: the names of the types the database has of its own, before any schema was made, when its

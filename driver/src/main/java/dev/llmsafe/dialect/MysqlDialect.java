@@ -316,6 +316,23 @@ final class MysqlDialect implements Dialect {
     }
 
     @Override
+    public SessionReset sessionReset() {
+        return new SessionReset.Mysql();
+    }
+
+    /**
+     * R8: one query, as Connector/J is not told of a session variable's change unless the connection was
+     * opened with trackSessionState, which a pool the application configured does not do.
+     * {@code tx_read_only} is the name both MySQL 8 and MariaDB 10.11 know (MariaDB 10.11 has no
+     * transaction_read_only, measured).
+     */
+    @Override
+    public Optional<String> readSessionChanged(Connection c) throws SQLException {
+        String value = Jdbc.string(c, "SELECT @@SESSION.tx_read_only");
+        return "1".equals(value) ? Optional.empty() : Optional.of("tx_read_only is " + value);
+    }
+
+    @Override
     public void endReadSession(Connection c) throws SQLException {
         Jdbc.inAutoCommit(c, () -> {
             Jdbc.execute(c, "SET SESSION TRANSACTION READ WRITE");

@@ -249,6 +249,28 @@ final class PostgresDialect implements Dialect {
         });
     }
 
+    @Override
+    public SessionReset sessionReset() {
+        return new SessionReset.Postgres();
+    }
+
+    /**
+     * R8 without a round trip: PostgreSQL 14 and later report default_transaction_read_only to the client
+     * whenever it changes (a ParameterStatus message), and pgjdbc keeps the last value it was told.
+     * Before 14, or through a driver that does not say, it is asked.
+     */
+    @Override
+    public Optional<String> readSessionChanged(Connection c) throws SQLException {
+        String value = null;
+        if (c.isWrapperFor(org.postgresql.PGConnection.class)) {
+            value = c.unwrap(org.postgresql.PGConnection.class).getParameterStatus("default_transaction_read_only");
+        }
+        if (value == null) {
+            value = Jdbc.string(c, "SELECT current_setting('default_transaction_read_only')");
+        }
+        return "on".equals(value) ? Optional.empty() : Optional.of("default_transaction_read_only is " + value);
+    }
+
     /** R11: measured on PostgreSQL 15 (SPEC.md F33): the server closes the connection, 25P03, then 08003. */
     @Override
     public boolean boundIdleTransactions(Connection c, int holdMs) throws SQLException {
@@ -305,6 +327,23 @@ final class PostgresDialect implements Dialect {
                 + " JOIN pg_namespace n ON n.oid = p.pronamespace JOIN pg_language l ON l.oid = p.prolang"
                 + " WHERE p.proname = ANY(?) AND n.nspname NOT IN ('pg_catalog', 'information_schema')"
                 + " AND l.lanname NOT IN ('c', 'internal')", rs -> rs.getString(1), array));
+    }
+
+    /** R7: every operator outside pg_catalog, by name (initdb's are all in pg_catalog). */
+    @Override
+    public Set<String> userOperators(Connection c) throws SQLException {
+        return new LinkedHashSet<>(Jdbc.query(c, "SELECT DISTINCT o.oprname FROM pg_catalog.pg_operator o"
+                + " JOIN pg_catalog.pg_namespace n ON n.oid = o.oprnamespace WHERE n.nspname <> 'pg_catalog'",
+                rs -> rs.getString(1)));
+    }
+
+    /** R7: every function of one argument or more outside pg_catalog and information_schema, by name. */
+    @Override
+    public Set<String> userFunctions(Connection c) throws SQLException {
+        return new LinkedHashSet<>(Jdbc.query(c, "SELECT DISTINCT p.proname FROM pg_catalog.pg_proc p"
+                + " JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace"
+                + " WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND p.pronargs >= 1",
+                rs -> rs.getString(1)));
     }
 
     /** The types initdb made: below FirstNormalObjectId (16384), every object a user or an extension made is above it. */

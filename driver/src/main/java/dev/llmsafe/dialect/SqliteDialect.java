@@ -273,6 +273,18 @@ final class SqliteDialect implements Dialect {
     }
 
     @Override
+    public SessionReset sessionReset() {
+        return new SessionReset.Sqlite();
+    }
+
+    /** R8: a pragma read in the process, no round trip. */
+    @Override
+    public Optional<String> readSessionChanged(Connection c) throws SQLException {
+        String value = Jdbc.string(c, "PRAGMA query_only");
+        return "1".equals(value) ? Optional.empty() : Optional.of("query_only is " + value);
+    }
+
+    @Override
     public void endReadSession(Connection c) throws SQLException {
         Jdbc.execute(c, "PRAGMA query_only = OFF");
     }

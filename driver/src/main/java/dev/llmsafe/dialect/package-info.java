@@ -6,7 +6,10 @@
  * statement means ({@link dev.llmsafe.dialect.SessionSettings}, D17: read from the application's
  * connection and reproduced on the engine's own), and the bounds of the read session: how
  * long the server itself ends an idle transaction and which isolation levels lock (R11), how large a
- * value the database hands a read and how a driver's error for one is recognised (R12).
+ * value the database hands a read and how a driver's error for one is recognised (R12), whether the
+ * read session is still read-only and every session setting a statement could change, to put back on
+ * a connection an application's pool gets back ({@link dev.llmsafe.dialect.SessionReset}, R8), and the
+ * operators a database defines beyond its own (R7).
  *
  * <p>Primary keys are found again by the values read from them, each bound back exactly as the
  * column's own type ({@link dev.llmsafe.dialect.KeyBinding}, J11); a value reads the same in text and
@@ -14,6 +17,7 @@
  *
  * <p>This package uses JDBC and {@link dev.llmsafe.value}; it knows nothing of plans, the store or
  * the card. Only the SQLite dialect names vendor classes (sqlite-jdbc's connection settings and its
- * update hook, {@code SqliteRowLog}), and it is loaded only for a SQLite database.
+ * update hook, {@code SqliteRowLog}), and it is loaded only for a SQLite database; the PostgreSQL
+ * dialect reads pgjdbc's {@code PGConnection.getParameterStatus} (R8), and is loaded only for PostgreSQL.
  */
 package dev.llmsafe.dialect;

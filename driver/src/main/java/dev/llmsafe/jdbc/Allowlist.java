@@ -9,6 +9,7 @@ import dev.llmsafe.policy.Policy;
 import dev.llmsafe.policy.QualifiedName;
 import dev.llmsafe.policy.TablePolicy;
 import dev.llmsafe.sql.Analysis;
+import dev.llmsafe.sql.ReadFunctions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.HashMap;
@@ -147,6 +148,9 @@ final class Allowlist {
     private void checkRoutines(Analysis a) throws SQLException {
         Set<QualifiedName> unknown = new HashSet<>();
         for (QualifiedName f : a.functions()) {
+            if (ReadFunctions.allowedByPolicy(f, policy.read().allowFunctions())) {
+                continue; // R7: the policy names it as computing from its arguments alone
+            }
             Boolean known = queryingRoutine.get(f);
             if (known == null) {
                 unknown.add(f);

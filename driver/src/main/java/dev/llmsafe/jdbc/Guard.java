@@ -11,6 +11,7 @@ import dev.llmsafe.policy.Policy;
 import dev.llmsafe.policy.QualifiedName;
 import dev.llmsafe.sql.Analysis;
 import dev.llmsafe.sql.LexSettings;
+import dev.llmsafe.sql.ReadFunctions;
 import dev.llmsafe.sql.SecretCheck;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -61,6 +62,7 @@ final class Guard {
     private final Allowlist allowlist;
     private final Holds holds;
     private final Map<String, String> secretColumns = new HashMap<>();
+    private final UserDefinitions userDefinitions;
 
     /**
      * @param exec the connection reads run on, already in its read-only session
@@ -76,6 +78,7 @@ final class Guard {
         this.lex = dialect.lexSettings(exec);
         this.proposer = proposer;
         this.allowlist = new Allowlist(dialect, policy, exec);
+        this.userDefinitions = new UserDefinitions(dialect, exec);
         for (Map.Entry<QualifiedName, String> s : policy.secrets().entrySet()) {
             secretColumns.put(s.getKey().last().text().toLowerCase(Locale.ROOT), s.getKey() + ", which is " + s.getValue());
         }
@@ -129,9 +132,10 @@ final class Guard {
         return policy.read().maxCost().isPresent();
     }
 
-    /** R1, R2: what can be checked of a read before it runs; the tables it reads, resolved. */
+    /** R1, R2, R7: what can be checked of a read before it runs; the tables it reads, resolved. */
     Set<TableRef> checkRead(Analysis a) throws SQLException {
         SecretCheck.check(a, policy);
+        ReadFunctions.check(a, policy.read().allowFunctions(), userDefinitions.operators(), userDefinitions.functions());
         return allowlist.check(a);
     }
 
@@ -153,6 +157,7 @@ final class Guard {
         ResultSet rs;
         try {
             holds.beforeRead();
+            proveReadSession();
             Set<TableRef> tables = checkRead(a);
             OptionalDouble maxCost = policy.read().maxCost();
             if (maxCost.isPresent()) {
@@ -177,6 +182,22 @@ final class Guard {
             checkColumns(rs);
         }
         return rs;
+    }
+
+    /**
+     * R8: before every read, the session is proven still in the read-only mode the guard set. Should it
+     * not be (nothing the guard lets through can change it; this is the last line), it is set again and
+     * the read is refused, so that nothing ever runs outside it.
+     */
+    private void proveReadSession() throws SQLException {
+        Optional<String> changed = dialect.readSessionChanged(exec);
+        if (changed.isPresent()) {
+            dialect.beginReadSession(exec, policy.read().timeoutMs());
+            throw new RefusedException(Refusal.READ_SESSION_CHANGED, "the read-only session of this connection was"
+                    + " found changed (" + changed.get() + ") before a read; it has been set again and nothing ran."
+                    + " Send the read again, and find what changed the session: no statement through this"
+                    + " connection may.");
+        }
     }
 
     /**
@@ -302,6 +323,7 @@ final class Guard {
         Dialect.ReadCost cost;
         try {
             holds.beforeRead();
+            proveReadSession();
             Set<TableRef> tables = checkRead(a);
             try {
                 cost = dialect.explainCost(exec, a.text(), NO_PARAMETERS, tables);

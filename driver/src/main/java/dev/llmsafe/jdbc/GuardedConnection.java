@@ -9,6 +9,8 @@ import java.sql.SQLClientInfoException;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
+import dev.llmsafe.dialect.SessionReset;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -41,9 +43,12 @@ final class GuardedConnection extends ReadOnlySessionConnection implements LlmSa
     private GuardedMetaData metaData;
     private SQLWarning warnings;
 
+    private final SessionReset.Snapshot applicationSession;
+
     private GuardedConnection(Engine engine, Connection raw, Connection exec, boolean ownsRaw, Guard guard,
-            Holds holds, Runnable onClose) {
+            Holds holds, Runnable onClose, SessionReset.Snapshot applicationSession) {
         super(exec);
+        this.applicationSession = applicationSession;
         this.engine = engine;
         this.raw = raw;
         this.exec = exec;
@@ -70,6 +75,8 @@ final class GuardedConnection extends ReadOnlySessionConnection implements LlmSa
             if (ownsRaw && engine.pinsSchema()) {
                 engine.dialect().pinSchema(raw);
             }
+            // R8: the application's session as the pool gave it, put back when the connection goes back.
+            SessionReset.Snapshot applicationSession = ownsRaw ? null : engine.dialect().sessionReset().take(raw);
             engine.dialect().beginReadSession(raw, timeoutMs);
             if (engine.separateReads()) {
                 exec = engine.openReadConnection();
@@ -78,7 +85,7 @@ final class GuardedConnection extends ReadOnlySessionConnection implements LlmSa
             Holds holds = Holds.begin(engine, exec);
             engine.dialect().boundValueSize(exec, engine.policy().read().maxBytes());
             return new GuardedConnection(engine, raw, exec, ownsRaw, new Guard(engine, exec, raw, proposer, holds), holds,
-                    onClose);
+                    onClose, applicationSession);
         } catch (SQLException | RuntimeException e) {
             if (exec != raw) {
                 closeQuietly(exec);
@@ -374,9 +381,20 @@ final class GuardedConnection extends ReadOnlySessionConnection implements LlmSa
                     engine.dialect().unboundValueSize(raw);
                 }
                 engine.dialect().endReadSession(raw);
+                List<String> restored = engine.dialect().sessionReset().restore(raw, applicationSession);
+                if (!restored.isEmpty()) {
+                    LOG.warn("the model's connection went back to the pool with session settings changed; put back: {}",
+                            restored);
+                }
             }
         } catch (SQLException e) {
-            LOG.warn("could not end the read-only session of a pooled connection; it stays read-only", e);
+            // R8: a session that cannot be put back must not serve the application's next use.
+            LOG.warn("could not put back the session of a pooled connection; it is closed instead", e);
+            try {
+                raw.abort(Runnable::run);
+            } catch (SQLException | RuntimeException x) {
+                LOG.debug("aborting the pooled connection failed", x);
+            }
         }
     }
 

@@ -27,7 +27,8 @@ import javax.sql.DataSource;
  *
  * <p>The dry run borrows its connections from the wrapped data source (it must hand out auto-commit
  * connections, as pools do by default, and have one to spare while a plan is made). A connection goes
- * back to the wrapped pool with its read-only session ended. {@link #close()} closes llmsafe's own
+ * back to the wrapped pool with its read-only session ended and every session setting the model could
+ * have changed put back to what the application had (R8). {@link #close()} closes llmsafe's own
  * resources, not the wrapped data source. {@code unwrap} hands out nothing but this (J1): a framework
  * that unwraps to find the pool (Spring's pool metrics) does not find it.
  */

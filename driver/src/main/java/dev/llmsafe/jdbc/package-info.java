@@ -22,6 +22,12 @@
  * (R11; {@code HoldTimer} runs the ends where the server does not); {@code ReadBytes} counts the
  * bytes a read hands out against policy.read.maxBytes (R12).
  *
+ * <p>What a read may call and where it runs: {@code Guard} asks {@code sql.ReadFunctions} whether every
+ * function, cast and operator is on the allowlist (R7; {@code UserOperators} holds the operators the
+ * database itself defines), proves the read-only session before every read, and {@code GuardedConnection}
+ * puts back every session setting of a connection it gives back to an application's pool
+ * ({@code dialect.SessionReset}, R8).
+ *
  * <p>Uses {@code plan} (the dry run), {@code dialect}, {@code sql} and the policy; the plan store
  * ({@code store.PlanStore}, behind {@code storeConnection} or the application's own database) is
  * reached through {@link dev.llmsafe.plan.PlanSink}, opened by {@code PlanSinkFactory}.

@@ -218,6 +218,11 @@ public final class StatementAnalyzer {
                         + " ...}, {d ...}) is rewritten by the driver after the statement is judged, so it is not"
                         + " accepted. Write the SQL of your database directly.");
             }
+            if (t.isSymbol('@') && next != null && next.isSymbol('@') && dialect == SqlDialect.MYSQL) {
+                throw new RefusedException(Refusal.SYSTEM_CATALOG, "@@variables are the server's and the session's"
+                        + " settings, which a statement through this connection may not read or set (R7). Ask for"
+                        + " the data with a plain SELECT.");
+            }
             if (t.isSymbol('@') && dialect == SqlDialect.MYSQL) {
                 throw new RefusedException(Refusal.FORBIDDEN, "@variables are session state, which a statement"
                         + " through this connection may not read or set. Use literals or ? parameters.");
@@ -309,7 +314,8 @@ public final class StatementAnalyzer {
         private void checkFunctions(Kind kind, Set<QualifiedName> functions) throws RefusedException {
             for (QualifiedName f : functions) {
                 String name = f.last().text().toLowerCase(Locale.ROOT);
-                if (Words.FORBIDDEN_FUNCTIONS.contains(name)) {
+                // R7: a read may call only what ReadFunctions allows, which the policy's check applies.
+                if (kind != Kind.READ && Words.FORBIDDEN_FUNCTIONS.contains(name)) {
                     throw new RefusedException(Refusal.FORBIDDEN_FUNCTION, f + "() reaches files, the network, other"
                             + " sessions or runs a query given as text, and is never accepted. Ask for the data"
                             + " with a plain SELECT.");

@@ -108,8 +108,9 @@ final class Words {
             "pg_current_xact_id", "get_lock", "release_lock", "release_all_locks", "last_insert_id");
 
     /**
-     * Functions that reach files, the network, other sessions or run a query given as text; refused
-     * everywhere. (Names beginning with pg_ are refused as system objects anyway.)
+     * Functions that reach files, the network, other sessions or run a query given as text, refused in
+     * writes. Reads are judged by an allowlist instead ({@link ReadFunctions}, R7). (Names beginning with
+     * pg_ are refused as system objects anyway.)
      */
     static final Set<String> FORBIDDEN_FUNCTIONS = Set.of(
             "dblink", "dblink_exec", "dblink_connect", "dblink_send_query", "dblink_open", "dblink_fetch",

@@ -21,6 +21,10 @@
  * built from its parts ({@link dev.llmsafe.sql.Analysis#where()} stops before RETURNING), never by
  * gluing the caller's text to other text.
  *
+ * <p>{@link dev.llmsafe.sql.ReadFunctions} judges the functions, casts and operators of a read against
+ * each dialect's allowlist of built-ins that compute from their arguments alone, plus the policy's
+ * {@code read.allowFunctions} (R7); it is asked by the guard, with the policy, after the analysis.
+ *
  * <p>Uses the policy module's names and {@code dev.llmsafe} refusals; knows nothing of JDBC
  * connections, dialect catalogs or plans.
  */

@@ -220,7 +220,7 @@ class StatementAnalyzerTest {
                 "DEALLOCATE PREPARE stmt", "HANDLER orders OPEN", "LISTEN ch", "NOTIFY ch"}) {
             cases.add(FORBIDDEN, sql);
         }
-        cases.add(FORBIDDEN, "SELECT @@version", MY);
+        cases.add(SYSTEM_CATALOG, "SELECT @@version", MY);
         cases.add(FORBIDDEN, "UPDATE orders SET note = @x WHERE id = 1", MY);
         cases.add(FORBIDDEN, "SELECT @x := 1", MY);
         return cases.stream();
@@ -491,13 +491,15 @@ class StatementAnalyzerTest {
                 .add(MIXED, "SELECT setval('seq', 1)", PG)
                 .add(MIXED, "SELECT lo_import('/etc/passwd')", PG)
                 .add(MIXED, "SELECT set_config('role', 'admin', false)", PG)
-                .add(FORBIDDEN_FUNCTION, "SELECT query_to_xml('select * from users', true, true, '')", PG)
-                .add(FORBIDDEN_FUNCTION, "SELECT * FROM dblink('host=evil', 'select 1') AS t(x int)", PG)
+                // R7: in reads these are refused by the allowlist of ReadFunctions (ReadFunctionsTest); the
+                // analysis alone refuses them in writes.
+                .add(FORBIDDEN_FUNCTION, "UPDATE orders SET note = query_to_xml('select 1', true, true, '') WHERE id = 1", PG)
+                .add(FORBIDDEN_FUNCTION, "DELETE FROM orders WHERE id IN (SELECT x FROM dblink('host=evil', 'select 1') AS t(x int))", PG)
                 .add(FORBIDDEN_FUNCTION, "SELECT (amount).pg_sleep FROM orders", PG)
-                .add(FORBIDDEN_FUNCTION, "SELECT load_file('/etc/passwd')", MY)
-                .add(FORBIDDEN_FUNCTION, "SELECT sleep(10)", MY)
-                .add(FORBIDDEN_FUNCTION, "SELECT benchmark(100000000, md5('x'))", MY)
-                .add(FORBIDDEN_FUNCTION, "SELECT load_extension('/tmp/evil.so')", SL)
+                .add(FORBIDDEN_FUNCTION, "UPDATE orders SET note = load_file('/etc/passwd') WHERE id = 1", MY)
+                .add(FORBIDDEN_FUNCTION, "DELETE FROM orders WHERE id = 1 AND sleep(10) = 0", MY)
+                .add(FORBIDDEN_FUNCTION, "DELETE FROM orders WHERE id = benchmark(100000000, md5('x'))", MY)
+                .add(FORBIDDEN_FUNCTION, "UPDATE orders SET note = load_extension('/tmp/evil.so') WHERE id = 1", SL)
                 .add(READ, "SELECT replace(note, 'a', 'b') FROM orders")
                 .add(READ, "SELECT insert(note, 1, 2, 'x') FROM orders", MY)
                 .stream();

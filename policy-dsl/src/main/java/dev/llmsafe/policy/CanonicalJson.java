@@ -163,6 +163,14 @@ final class CanonicalJson {
         g.writeNumberField("timeoutMs", p.read().timeoutMs());
         g.writeNumberField("holdMs", p.read().holdMs());
         g.writeNumberField("maxBytes", p.read().maxBytes());
+        if (!p.read().allowFunctions().isEmpty()) {
+            // Only when set, so that the canonical form of every earlier policy stays what it was.
+            g.writeArrayFieldStart("allowFunctions");
+            for (String f : p.read().allowFunctions()) {
+                g.writeString(f);
+            }
+            g.writeEndArray();
+        }
         g.writeEndObject();
         g.writeEndObject();
     }

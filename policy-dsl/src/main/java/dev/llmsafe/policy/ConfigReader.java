@@ -29,7 +29,8 @@ final class ConfigReader {
     private static final List<String> POLICY_KEYS = List.of("allow", "impact", "denyIdentifiers", "denyWrite",
             "autoColumns", "maxUpdateRows", "maxDeleteRows", "limits", "read", "maxStatementLength");
     private static final List<String> LIMIT_KEYS = List.of("maxUpdateRows", "maxDeleteRows");
-    private static final List<String> READ_KEYS = List.of("maxRows", "maxCost", "timeoutMs", "holdMs", "maxBytes");
+    private static final List<String> READ_KEYS = List.of("maxRows", "maxCost", "timeoutMs", "holdMs", "maxBytes",
+            "allowFunctions");
 
     private final String source;
     private final Path directory;
@@ -252,6 +253,15 @@ final class ConfigReader {
             optional(o, "holdMs").ifPresent(m -> r.holdMs(integer(m.value(), "policy.read.holdMs", 1, ReadLimits.MAX_MS)));
             optional(o, "maxBytes").ifPresent(m -> r.maxBytes(integer(m.value(), "policy.read.maxBytes",
                     ReadLimits.MIN_BYTES, ReadLimits.MAX_BYTES)));
+            optional(o, "allowFunctions").ifPresent(m -> {
+                String path = "policy.read.allowFunctions";
+                Arr names = (Arr) expect(m.value(), path, Arr.class, "a list of function names");
+                for (int i = 0; i < names.items().size(); i++) {
+                    Node item = names.items().get(i);
+                    String name = string(item, path + "[" + i + "]");
+                    guarded(item, path + "[" + i + "]", () -> r.allowFunctions(name));
+                }
+            });
             optional(o, "maxCost").ifPresent(m -> {
                 Num n = (Num) expect(m.value(), "policy.read.maxCost", Num.class, "a positive number");
                 double cost = n.value().doubleValue();

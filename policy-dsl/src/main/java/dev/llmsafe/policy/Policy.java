@@ -293,7 +293,8 @@ public final class Policy {
             ReadBuilder rb = new ReadBuilder(read);
             spec.accept(rb);
             this.read = new ReadLimits(rb.maxRows, rb.maxCost, rb.timeoutMs,
-                    rb.holdMs != null ? rb.holdMs : ReadLimits.defaultHoldMs(rb.timeoutMs), rb.maxBytes);
+                    rb.holdMs != null ? rb.holdMs : ReadLimits.defaultHoldMs(rb.timeoutMs), rb.maxBytes,
+                    rb.allowFunctions);
             return this;
         }
 
@@ -376,6 +377,7 @@ public final class Policy {
         private int timeoutMs;
         private Integer holdMs;
         private int maxBytes;
+        private java.util.Set<String> allowFunctions;
 
         private ReadBuilder(ReadLimits from) {
             this.maxRows = from.maxRows();
@@ -384,6 +386,7 @@ public final class Policy {
             // A holdMs that only followed the old timeoutMs follows the new one too.
             this.holdMs = from.holdMs() == ReadLimits.defaultHoldMs(from.timeoutMs()) ? null : from.holdMs();
             this.maxBytes = from.maxBytes();
+            this.allowFunctions = new java.util.TreeSet<>(from.allowFunctions());
         }
 
         /** Rows returned at most (default 1000). */
@@ -416,6 +419,16 @@ public final class Policy {
         public ReadBuilder holdMs(int millis) {
             checkRange("holdMs", millis, 1, ReadLimits.MAX_MS);
             this.holdMs = millis;
+            return this;
+        }
+
+        /**
+         * R7: functions a read may call beyond the dialect's built-in allowlist, by name (an unquoted
+         * name or schema.name, any case): routines of the application's that compute from their
+         * arguments alone. A name of a type allows casts to it. Adds to those already allowed.
+         */
+        public ReadBuilder allowFunctions(String... names) {
+            allowFunctions.addAll(ReadLimits.functionNames(java.util.List.of(names)));
             return this;
         }
 
