@@ -2,6 +2,7 @@ package dev.llmsafe.jdbc;
 
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
+import dev.llmsafe.dialect.ColumnInfo;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.TableRef;
 import dev.llmsafe.policy.Identifier;
@@ -11,6 +12,7 @@ import dev.llmsafe.policy.TablePolicy;
 import dev.llmsafe.sql.Analysis;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -41,6 +43,7 @@ final class Allowlist {
     private final Connection c;
     private final Map<QualifiedName, Optional<TableRef>> resolved = new HashMap<>();
     private final Map<QualifiedName, Boolean> queryingRoutine = new HashMap<>();
+    private final Map<QualifiedName, Optional<Collection<String>>> columns = new HashMap<>();
     private Map<TableRef, TablePolicy> allowed;
     private long since;
 
@@ -102,9 +105,11 @@ final class Allowlist {
     /** The policy's tables as the database resolves them; the caches are emptied when they are due. */
     private Map<TableRef, TablePolicy> allowedTables() throws SQLException {
         long now = System.nanoTime();
-        if (allowed == null || now - since > TTL_NS || resolved.size() > MAX_NAMES || queryingRoutine.size() > MAX_NAMES) {
+        if (allowed == null || now - since > TTL_NS || resolved.size() > MAX_NAMES || queryingRoutine.size() > MAX_NAMES
+                || columns.size() > MAX_NAMES) {
             resolved.clear();
             queryingRoutine.clear();
+            columns.clear();
             allowed = null;
             since = now;
         }
@@ -116,6 +121,17 @@ final class Allowlist {
             allowed = out;
         }
         return allowed;
+    }
+
+    /** R10: the columns of the table a name resolves to, as the catalog names them; empty when there is none. */
+    synchronized Optional<Collection<String>> columns(QualifiedName name) throws SQLException {
+        allowedTables();
+        Optional<Collection<String>> found = columns.get(name);
+        if (found == null) {
+            found = dialect.table(c, name).map(t -> List.copyOf(t.columns().stream().map(ColumnInfo::name).toList()));
+            columns.put(name, found);
+        }
+        return found;
     }
 
     private Optional<TableRef> resolve(QualifiedName name) throws SQLException {

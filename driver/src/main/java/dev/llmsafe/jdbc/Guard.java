@@ -132,7 +132,9 @@ final class Guard {
     /** R1, R2: what can be checked of a read before it runs; the tables it reads, resolved. */
     Set<TableRef> checkRead(Analysis a) throws SQLException {
         SecretCheck.check(a, policy);
-        return allowlist.check(a);
+        Set<TableRef> tables = allowlist.check(a);
+        SecretCheck.checkStars(a, policy, allowlist::columns);
+        return tables;
     }
 
     /**
