@@ -44,7 +44,10 @@ final class Allowlist {
     private final Map<QualifiedName, Optional<TableRef>> resolved = new HashMap<>();
     private final Map<QualifiedName, Boolean> queryingRoutine = new HashMap<>();
     private final Map<QualifiedName, Optional<Collection<String>>> columns = new HashMap<>();
+    private final Set<String> plansChecked = new HashSet<>();
     private Map<TableRef, TablePolicy> allowed;
+    private Set<TableRef> reachable;
+    private String context;
     private long since;
 
     Allowlist(Dialect dialect, Policy policy, Connection c) {
@@ -60,6 +63,7 @@ final class Allowlist {
      * @throws RefusedException TABLE_NOT_ALLOWED, FORBIDDEN_FUNCTION
      */
     synchronized Set<TableRef> check(Analysis a) throws SQLException {
+        checkContext();
         Map<TableRef, TablePolicy> allowed = allowedTables();
         Set<TableRef> refs = new LinkedHashSet<>();
         for (QualifiedName name : a.tables()) {
@@ -88,6 +92,7 @@ final class Allowlist {
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
+        checkContext();
         Map<TableRef, TablePolicy> allowed = allowedTables();
         return resolve(new QualifiedName(List.of(exact))).filter(allowed::containsKey);
     }
@@ -107,10 +112,7 @@ final class Allowlist {
         long now = System.nanoTime();
         if (allowed == null || now - since > TTL_NS || resolved.size() > MAX_NAMES || queryingRoutine.size() > MAX_NAMES
                 || columns.size() > MAX_NAMES) {
-            resolved.clear();
-            queryingRoutine.clear();
-            columns.clear();
-            allowed = null;
+            clear();
             since = now;
         }
         if (allowed == null) {
@@ -132,6 +134,76 @@ final class Allowlist {
             columns.put(name, found);
         }
         return found;
+    }
+
+    /**
+     * R9: what a name means depends on the session's search path, current database or attached
+     * databases; every cache here holds for one of them, and is emptied when it changes.
+     */
+    private void checkContext() throws SQLException {
+        String now = dialect.nameContext(c);
+        if (!now.equals(context)) {
+            clear();
+            context = now;
+        }
+    }
+
+    private void clear() {
+        resolved.clear();
+        queryingRoutine.clear();
+        columns.clear();
+        plansChecked.clear();
+        allowed = null;
+        reachable = null;
+    }
+
+    /**
+     * R9: whether the database's plan of this read was checked already in this name context. Only a read
+     * without parameters is remembered: with values bound, the planner may fold a branch away (and with
+     * it a relation) for one value and not for the next.
+     */
+    synchronized boolean planChecked(Analysis a) {
+        return a.parameterCount() == 0 && plansChecked.contains(a.text());
+    }
+
+    /**
+     * R9, a check independent of how llmsafe read the statement: every relation the database's own plan
+     * reads is allowlisted, or read through an allowlisted relation (a view's tables, a partitioned
+     * table's partitions, as the plan of {@code SELECT * FROM} that relation shows them).
+     *
+     * @throws RefusedException SYSTEM_CATALOG, TABLE_NOT_ALLOWED
+     */
+    synchronized void checkPlan(Analysis a, Set<TableRef> relations) throws SQLException {
+        Map<TableRef, TablePolicy> allowed = allowedTables();
+        for (TableRef r : relations) {
+            if (allowed.containsKey(r)) {
+                continue;
+            }
+            if (dialect.isSystemRelation(r)) {
+                throw new RefusedException(Refusal.SYSTEM_CATALOG, "the database's plan of this read reads " + r
+                        + ", part of its system catalog, which is never readable through this connection. Ask for the"
+                        + " schema context (llmsafe schema) instead.");
+            }
+            if (!reachable().contains(r)) {
+                throw new RefusedException(Refusal.TABLE_NOT_ALLOWED, "the database's plan of this read reads " + r
+                        + ", which is not in the policy's allowlist (policy.allow) nor read by an allowlisted view or"
+                        + " table. Read only allowlisted tables.");
+            }
+        }
+        if (a.parameterCount() == 0 && plansChecked.size() < MAX_NAMES) {
+            plansChecked.add(a.text());
+        }
+    }
+
+    private Set<TableRef> reachable() throws SQLException {
+        if (reachable == null) {
+            Set<TableRef> out = new HashSet<>();
+            for (TableRef t : allowedTables().keySet()) {
+                dialect.planRelations(c, "SELECT * FROM " + dialect.render(t), Guard.NO_PARAMETERS).ifPresent(out::addAll);
+            }
+            reachable = out;
+        }
+        return reachable;
     }
 
     private Optional<TableRef> resolve(QualifiedName name) throws SQLException {

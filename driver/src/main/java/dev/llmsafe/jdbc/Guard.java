@@ -1,5 +1,6 @@
 package dev.llmsafe.jdbc;
 
+import dev.llmsafe.DatabaseErrors;
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.Dialect;
@@ -124,9 +125,12 @@ final class Guard {
         }
     }
 
-    /** Whether reads are cost-gated (R5), so that their parameters are kept for EXPLAIN. */
+    /**
+     * Whether reads are EXPLAINed (the R5 cost gate, the R9 plan check), so that their parameters are
+     * kept to be bound to the EXPLAIN.
+     */
     boolean costGate() {
-        return policy.read().maxCost().isPresent();
+        return true;
     }
 
     /** R1, R2: what can be checked of a read before it runs; the tables it reads, resolved. */
@@ -156,10 +160,7 @@ final class Guard {
         try {
             holds.beforeRead();
             Set<TableRef> tables = checkRead(a);
-            OptionalDouble maxCost = policy.read().maxCost();
-            if (maxCost.isPresent()) {
-                checkCost(a, parameters, tables, maxCost.getAsDouble());
-            }
+            explain(a, parameters, tables);
             Watchdog watchdog = engine.watchdog();
             Watchdog.Watch watch = watchdog == null ? null : watchdog.watch(statement);
             try {
@@ -307,6 +308,11 @@ final class Guard {
             Set<TableRef> tables = checkRead(a);
             try {
                 cost = dialect.explainCost(exec, a.text(), NO_PARAMETERS, tables);
+                Optional<Set<TableRef>> planned = cost.relations().isPresent() ? cost.relations()
+                        : dialect.planRelations(exec, a.text(), NO_PARAMETERS);
+                if (planned.isPresent()) {
+                    allowlist.checkPlan(a, planned.get());
+                }
             } catch (SQLException e) {
                 throw translate(e);
             }
@@ -317,14 +323,35 @@ final class Guard {
         return new ReadEstimate(cost.estimate(), cost.unit(), policy.read().maxCost());
     }
 
-    /** R5: plain EXPLAIN on the read connection, before anything runs. */
-    private void checkCost(Analysis a, Dialect.Binder parameters, Set<TableRef> tables, double max) throws SQLException {
-        Dialect.ReadCost cost;
+    /**
+     * R5 and R9: the read's plain EXPLAIN on the read connection, before anything runs, in one round trip
+     * where the cost gate's EXPLAIN names the relations: the relations its plan reads checked against the
+     * allowlist, then its cost against the bound.
+     */
+    private void explain(Analysis a, Dialect.Binder parameters, Set<TableRef> tables) throws SQLException {
+        OptionalDouble maxCost = policy.read().maxCost();
+        Dialect.ReadCost cost = null;
+        Optional<Set<TableRef>> planned = Optional.empty();
         try {
-            cost = dialect.explainCost(exec, a.text(), parameters, tables);
+            if (maxCost.isPresent()) {
+                cost = dialect.explainCost(exec, a.text(), parameters, tables);
+                planned = cost.relations();
+            }
+            if (planned.isEmpty() && !allowlist.planChecked(a)) {
+                planned = dialect.planRelations(exec, a.text(), parameters);
+            }
         } catch (SQLException e) {
             throw translate(e);
         }
+        if (planned.isPresent()) {
+            allowlist.checkPlan(a, planned.get());
+        }
+        if (cost != null) {
+            checkCost(cost, maxCost.getAsDouble());
+        }
+    }
+
+    private void checkCost(Dialect.ReadCost cost, double max) throws SQLException {
         if (cost.estimate() > max) {
             throw new RefusedException(Refusal.COST_TOO_HIGH, String.format(Locale.ROOT, "the database estimates this"
                     + " read at %.1f %s, above the bound of %.1f (policy.read.maxCost). Nothing ran. Narrow it with a"
@@ -372,7 +399,7 @@ final class Guard {
         return dialect.boundRefusal(e).<SQLException>map(code -> new RefusedException(code, code == Refusal.LOCK_TIMEOUT
                 ? "the read waited too long for a lock (" + e.getMessage() + "). Try again."
                 : "the read ran longer than its bound of " + policy.read().timeoutMs() + " ms (policy.read.timeoutMs)"
-                        + " and was stopped (" + e.getMessage() + "). Narrow it.", e)).orElse(e);
+                        + " and was stopped (" + e.getMessage() + "). Narrow it.", e)).orElseGet(() -> DatabaseErrors.withheld(e));
     }
 
     /**

@@ -135,11 +135,11 @@ final class Relations {
             return;
         }
         if (node instanceof Collection<?> c) {
-            for (Object o : List.copyOf(c)) {
+            for (Object o : new ArrayList<>(c)) {
                 walk(o, ctes, items);
             }
         } else if (node instanceof Map<?, ?> m) {
-            for (Object o : List.copyOf(m.values())) {
+            for (Object o : new ArrayList<>(m.values())) {
                 walk(o, ctes, items);
             }
         } else if (node.getClass().isArray()) {
