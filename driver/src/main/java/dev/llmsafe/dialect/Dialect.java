@@ -317,6 +317,15 @@ public interface Dialect {
      */
     String nameContext(Connection c) throws SQLException;
 
+    /**
+     * R10: whether EXPLAIN may evaluate part of the statement, so that its errors can carry values read
+     * from rows. MariaDB runs uncorrelated subqueries while it optimizes, EXPLAIN included; PostgreSQL and
+     * SQLite only plan (an error then concerns the statement's own text and literals).
+     */
+    default boolean explainEvaluates() {
+        return false;
+    }
+
     /** R9: whether a relation of a plan is the database's own catalog. */
     default boolean isSystemRelation(TableRef ref) {
         return false;

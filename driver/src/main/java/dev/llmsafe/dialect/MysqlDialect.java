@@ -416,6 +416,11 @@ final class MysqlDialect implements Dialect {
     }
 
     @Override
+    public boolean explainEvaluates() {
+        return true;
+    }
+
+    @Override
     public String nameContext(Connection c) throws SQLException {
         return String.valueOf(Jdbc.string(c, "SELECT DATABASE()"));
     }

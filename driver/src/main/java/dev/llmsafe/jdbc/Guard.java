@@ -314,7 +314,7 @@ final class Guard {
                     allowlist.checkPlan(a, planned.get());
                 }
             } catch (SQLException e) {
-                throw translate(e);
+                throw explainFailed(e);
             }
             holds.readRan();
         } catch (SQLException e) {
@@ -341,7 +341,7 @@ final class Guard {
                 planned = dialect.planRelations(exec, a.text(), parameters);
             }
         } catch (SQLException e) {
-            throw translate(e);
+            throw explainFailed(e);
         }
         if (planned.isPresent()) {
             allowlist.checkPlan(a, planned.get());
@@ -381,6 +381,12 @@ final class Guard {
                 }
             }
         }
+    }
+
+    /** R10: an EXPLAIN that reads no row fails with a message about the statement's text, which is passed on. */
+    private SQLException explainFailed(SQLException e) {
+        SQLException t = translate(e);
+        return t == e || dialect.explainEvaluates() || !(t.getClass() == SQLException.class) ? t : e;
     }
 
     /** The server's own refusals, as refusals: a write stopped by the read-only session, a bound hit. */
