@@ -209,7 +209,15 @@ final class Allowlist {
     private Optional<TableRef> resolve(QualifiedName name) throws SQLException {
         Optional<TableRef> r = resolved.get(name);
         if (r == null) {
-            r = dialect.resolve(c, name);
+            try {
+                r = dialect.resolve(c, name);
+            } catch (SQLException e) {
+                if (!"42501".equals(e.getSQLState())) {
+                    throw e;
+                }
+                // PostgreSQL's to_regclass of a schema the read role has no USAGE on: not a table it can see.
+                r = Optional.empty();
+            }
             resolved.put(name, r);
         }
         return r;

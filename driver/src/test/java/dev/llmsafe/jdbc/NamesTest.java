@@ -47,6 +47,7 @@ class NamesTest {
             .table("orders", t -> t.impact("Changing an order moves money."))
             .table("members", t -> t.impact("Members sign in with these rows."))
             .table("longcol")
+            .table("hidden_view")
             .secret("password_hash", "a stored credential")
             .secret(LONG_SECRET, "a credential with a long name"));
 
@@ -85,7 +86,8 @@ class NamesTest {
                     "CREATE TABLE hidden (id INT PRIMARY KEY, token VARCHAR(40))",
                     "INSERT INTO hidden VALUES (1, 'service-role-key')",
                     "CREATE TABLE longcol (id INT PRIMARY KEY, " + LONG_SECRET + " VARCHAR(20))",
-                    "INSERT INTO longcol VALUES (1, 'h-bob')");
+                    "INSERT INTO longcol VALUES (1, 'h-bob')",
+                    "CREATE VIEW hidden_view AS SELECT id FROM hidden");
             admin = Guarded.of(db, POLICY);
             ADMIN.put(engine, admin);
         }
@@ -98,9 +100,10 @@ class NamesTest {
             // samples/roles: the read role has SELECT on the allowlisted tables (and USAGE on the schema).
             TestRole reader = engine == Engine.POSTGRES
                     ? db.createRole("GRANT USAGE ON SCHEMA {db} TO {role}", "GRANT SELECT ON {db}.orders TO {role}",
-                            "GRANT SELECT ON {db}.members TO {role}", "GRANT SELECT ON {db}.longcol TO {role}")
+                            "GRANT SELECT ON {db}.members TO {role}", "GRANT SELECT ON {db}.longcol TO {role}",
+                            "GRANT SELECT ON {db}.hidden_view TO {role}")
                     : db.createRole("GRANT SELECT ON {db}.orders TO {role}", "GRANT SELECT ON {db}.members TO {role}",
-                            "GRANT SELECT ON {db}.longcol TO {role}");
+                            "GRANT SELECT ON {db}.longcol TO {role}", "GRANT SELECT ON {db}.hidden_view TO {role}");
             least = Guarded.of(db, POLICY, b -> b.readConnection(ConnectionSettings.of(db.url(), reader.name(),
                     reader.password())).schema(engine == Engine.POSTGRES ? db.name() : "x"));
             LEAST.put(engine, least);
@@ -108,9 +111,34 @@ class NamesTest {
         return least;
     }
 
-    /** The name a statement gives the scratch schema (PostgreSQL), database (MariaDB) or main (SQLite). */
-    private static String container(Engine engine) {
-        return engine == Engine.SQLITE ? "main" : dbs.get(engine).name();
+    private static final Map<Engine, String> OTHER = new EnumMap<>(Engine.class);
+
+    /**
+     * A schema (PostgreSQL) or database (MariaDB) holding another table named hidden, or main (SQLite): a
+     * name a statement can qualify a table with (the scratch one begins with llmsafe_, an ENGINE_TABLE).
+     */
+    private static synchronized String container(Engine engine) throws SQLException {
+        if (engine == Engine.SQLITE) {
+            return "main";
+        }
+        String other = OTHER.get(engine);
+        if (other == null) {
+            other = "names_" + Long.toHexString(System.nanoTime());
+            dbs.get(engine).execute(engine == Engine.POSTGRES ? "CREATE SCHEMA " + other : "CREATE DATABASE " + other,
+                    "CREATE TABLE " + other + ".hidden (id INT PRIMARY KEY, token VARCHAR(40))",
+                    "INSERT INTO " + other + ".hidden VALUES (1, 'service-role-key')");
+            OTHER.put(engine, other);
+        }
+        return other;
+    }
+
+    @AfterAll
+    static void dropOthers() throws SQLException {
+        for (Map.Entry<Engine, String> o : OTHER.entrySet()) {
+            dbs.get(o.getKey()).execute(o.getKey() == Engine.POSTGRES ? "DROP SCHEMA " + o.getValue() + " CASCADE"
+                    : "DROP DATABASE " + o.getValue());
+        }
+        OTHER.clear();
     }
 
     private static void refused(Guarded g, Set<Refusal> codes, String sql) throws SQLException {
@@ -240,14 +268,38 @@ class NamesTest {
     }
 
     /**
+     * R9, the second check: the relations the database's own plan reads, named by its catalog, whatever
+     * the statement calls them (SQLite's EXPLAIN QUERY PLAN shows only aliases; its program's root pages
+     * do not lie). An allowlisted view reads its tables, and is read.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"POSTGRES", "SQLITE"})
+    void R9_thePlanNamesEveryRelationItReads(Engine engine) throws SQLException {
+        Guarded g = guarded(engine, Deployment.ALL_PRIVILEGES);
+        String schema = engine == Engine.SQLITE ? "main" : dbs.get(engine).name();
+        try (Connection c = g.connect()) {
+            dev.llmsafe.dialect.Dialect dialect = ((GuardedConnection) c).engine().dialect();
+            Connection session = ((GuardedConnection) c).readConnectionForTests();
+            assertThat(dialect.planRelations(session, "SELECT o.id FROM orders o WHERE o.id IN (SELECT h.id FROM hidden h)"
+                    + " AND EXISTS (SELECT 1 FROM members AS m WHERE m.id = o.id)", Guard.NO_PARAMETERS).orElseThrow())
+                    .contains(new dev.llmsafe.dialect.TableRef(schema, "orders"),
+                            new dev.llmsafe.dialect.TableRef(schema, "hidden"));
+            assertThat(dialect.planRelations(session, "WITH x AS (SELECT token FROM hidden) SELECT * FROM x",
+                    Guard.NO_PARAMETERS).orElseThrow()).containsExactly(new dev.llmsafe.dialect.TableRef(schema, "hidden"));
+            assertThat(ReadTest.rows(c, "SELECT count(*) FROM hidden_view")).containsExactly("1");
+        }
+    }
+
+    /**
      * R9: a cached resolution is keyed by what decides a name's meaning. The read session's search path
      * is changed under the guard (as a function could): the same text now names another schema's table.
      */
     @ParameterizedTest
     @EnumSource(value = Engine.class, names = "POSTGRES")
     void R9_cachedVerdictsFollowTheSearchPath(Engine engine) throws SQLException {
-        Guarded g = guarded(engine, Deployment.ALL_PRIVILEGES);
         ScratchDatabase db = dbs.get(engine);
+        guarded(engine, Deployment.ALL_PRIVILEGES);
+        Guarded g = Guarded.of(db, Policy.define(p -> p.table(db.name() + ".orders")));
         String other = db.name() + "_other";
         db.execute("CREATE SCHEMA " + other, "CREATE TABLE " + other + ".orders (id INT PRIMARY KEY, status TEXT)",
                 "INSERT INTO " + other + ".orders VALUES (1, 'service-role-key')");
