@@ -77,7 +77,7 @@ class RelationsTest {
         assertThat(stars(pg, "SELECT a FROM users AS u(a, b)")).containsExactly("users");
         assertThat(stars(pg, "SELECT 1, 2 UNION SELECT u.* FROM users u")).containsExactly("users");
         assertThat(stars(pg, "SELECT l.x FROM users u, LATERAL (SELECT u.*) AS l(x)")).containsExactly("users");
-        assertThat(stars(pg, "SELECT 1 FROM users NATURAL JOIN other")).containsExactly("users", "other");
+        assertThat(stars(pg, "SELECT 1 FROM users NATURAL JOIN other")).containsExactlyInAnyOrder("users", "other");
         assertThat(stars(pg, "SELECT m.* FROM users u JOIN members m ON true")).containsExactly("members");
         assertThat(stars(pg, "SELECT 1 WHERE (1, 2) IN (SELECT * FROM users)")).containsExactly("users");
         // What carries nothing: explicit columns, a CTE or subquery of explicit columns, the query under EXISTS.
