@@ -157,13 +157,9 @@ final class Allowlist {
         reachable = null;
     }
 
-    /**
-     * R9: whether the database's plan of this read was checked already in this name context. Only a read
-     * without parameters is remembered: with values bound, the planner may fold a branch away (and with
-     * it a relation) for one value and not for the next.
-     */
+    /** R9: whether the database's plan of this read was checked already in this name context. */
     synchronized boolean planChecked(Analysis a) {
-        return a.parameterCount() == 0 && plansChecked.contains(a.text());
+        return plansChecked.contains(a.text());
     }
 
     /**
@@ -171,9 +167,11 @@ final class Allowlist {
      * reads is allowlisted, or read through an allowlisted relation (a view's tables, a partitioned
      * table's partitions, as the plan of {@code SELECT * FROM} that relation shows them).
      *
+     * @param tables the tables the statement names, resolved
+     * @param relations the relations its plan reads
      * @throws RefusedException SYSTEM_CATALOG, TABLE_NOT_ALLOWED
      */
-    synchronized void checkPlan(Analysis a, Set<TableRef> relations) throws SQLException {
+    synchronized void checkPlan(Analysis a, Set<TableRef> tables, Set<TableRef> relations) throws SQLException {
         Map<TableRef, TablePolicy> allowed = allowedTables();
         for (TableRef r : relations) {
             if (allowed.containsKey(r)) {
@@ -190,7 +188,9 @@ final class Allowlist {
                         + " table. Read only allowlisted tables.");
             }
         }
-        if (a.parameterCount() == 0 && plansChecked.size() < MAX_NAMES) {
+        // Remembered only when the plan reads every table the statement names: with values bound (or
+        // constants), the planner may fold a branch away, and with it a relation, for this value only.
+        if (relations.containsAll(tables) && plansChecked.size() < MAX_NAMES) {
             plansChecked.add(a.text());
         }
     }

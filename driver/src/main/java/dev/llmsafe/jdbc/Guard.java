@@ -311,7 +311,7 @@ final class Guard {
                 Optional<Set<TableRef>> planned = cost.relations().isPresent() ? cost.relations()
                         : dialect.planRelations(exec, a.text(), NO_PARAMETERS);
                 if (planned.isPresent()) {
-                    allowlist.checkPlan(a, planned.get());
+                    allowlist.checkPlan(a, tables, planned.get());
                 }
             } catch (SQLException e) {
                 throw explainFailed(e);
@@ -344,7 +344,7 @@ final class Guard {
             throw explainFailed(e);
         }
         if (planned.isPresent()) {
-            allowlist.checkPlan(a, planned.get());
+            allowlist.checkPlan(a, tables, planned.get());
         }
         if (cost != null) {
             checkCost(cost, maxCost.getAsDouble());
