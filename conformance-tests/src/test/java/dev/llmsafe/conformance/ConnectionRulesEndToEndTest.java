@@ -248,6 +248,56 @@ class ConnectionRulesEndToEndTest {
 
     @ParameterizedTest
     @EnumSource(Engine.class)
+    void R9_aCteHidesATableOnlyInItsScopeAndEveryExpressionIsVisited(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        String sub = "(SELECT note FROM hidden WHERE id = 1)";
+        List<String> attempts = new ArrayList<>(List.of(
+                "WITH x AS (WITH hidden AS (SELECT 1 AS id) SELECT id FROM hidden) SELECT note FROM hidden",
+                "SELECT id FROM orders WHERE EXISTS (WITH hidden AS (SELECT 1 AS id) SELECT id FROM hidden)"
+                        + " AND id IN (SELECT id FROM hidden)",
+                "WITH a AS (SELECT note FROM hidden), hidden AS (SELECT 'x' AS note) SELECT note FROM a",
+                "SELECT count(*) OVER (PARTITION BY " + sub + ") FROM orders"));
+        attempts.add(switch (engine) {
+            case POSTGRES -> "SELECT string_agg(status, ',' ORDER BY " + sub + ") FROM orders";
+            case MYSQL -> "SELECT JSON_OBJECTAGG(id, " + sub + ") FROM orders";
+            case SQLITE -> "SELECT json_group_object(id, " + sub + ") FROM orders";
+        });
+        for (String sql : attempts) {
+            refused(d, Refusal.TABLE_NOT_ALLOWED, c -> column(c, sql));
+        }
+        try (Connection c = d.connect()) {
+            assertThat(column(c, "WITH hidden AS (SELECT id, status FROM orders) SELECT status FROM hidden WHERE id = 1"))
+                    .containsExactly("packed");
+            assertThat(column(c, "WITH orders AS (SELECT 7 AS id) SELECT id FROM orders")).containsExactly("7");
+        }
+        Run cte = d.llmsafe("read", attempts.get(0), "--format", "csv");
+        assertThat(cte.status()).isEqualTo(Main.REFUSED);
+        assertThat(cte.err()).startsWith("Refused (TABLE_NOT_ALLOWED)");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void R10_aSecretIsRefusedUnderEveryRenamingAndPosition(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        List<String> attempts = new ArrayList<>(List.of("WITH x(a, b, c) AS (SELECT * FROM members) SELECT c FROM x",
+                "SELECT id, status, status FROM orders UNION SELECT * FROM members",
+                "SELECT count(*) FROM orders WHERE (1, 'ann', 'x') IN (SELECT * FROM members)",
+                "SELECT id FROM members ORDER BY password_hash"));
+        if (engine == Engine.POSTGRES) {
+            attempts.addAll(List.of("SELECT c FROM members AS m(a, b, c)",
+                    "SELECT l.x FROM members m, LATERAL (SELECT m.*) AS l(a, b, x)"));
+        }
+        for (String sql : attempts) {
+            assertThat(refused(d, Refusal.DENIED_IDENTIFIER, c -> column(c, sql)).getMessage()).as(sql)
+                    .doesNotContain("hash-of-");
+        }
+        try (Connection c = d.connect()) {
+            assertThat(column(c, "SELECT * FROM (SELECT id, name FROM members) s ORDER BY 1")).containsExactly("1", "2");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
     void R2_secretColumnsAreRefusedByReferenceByResultColumnAndAsWholeRows(Engine engine) throws Exception {
         Deployed d = deployed(engine);
         List<String> attempts = new ArrayList<>(List.of("SELECT password_hash FROM members",
@@ -266,7 +316,7 @@ class ConnectionRulesEndToEndTest {
         }
         try (Connection c = d.connect()) {
             assertThat(column(c, "SELECT name FROM members ORDER BY id")).containsExactly("ann", "bob");
-            // Through a prepared statement too, where the column check runs when the result arrives.
+            // Through a prepared statement too (R10 refuses it when it is prepared).
             RefusedException e = refused(d, Refusal.DENIED_IDENTIFIER, other -> {
                 try (PreparedStatement ps = c.prepareStatement("SELECT * FROM members WHERE id = ?")) {
                     ps.setInt(1, 1);

@@ -338,7 +338,42 @@ public interface Dialect {
      * @param estimate the estimate
      * @param unit what the estimate counts, for the refusal message
      */
-    record ReadCost(double estimate, String unit) {
+    record ReadCost(double estimate, String unit, Optional<Set<TableRef>> relations) {
+
+        /** An estimate from an EXPLAIN that does not name the relations its plan reads. */
+        public ReadCost(double estimate, String unit) {
+            this(estimate, unit, Optional.empty());
+        }
+    }
+
+    /**
+     * R9: the relations the database's own plan of a read reads, as its catalog names them (PostgreSQL's
+     * {@code EXPLAIN (VERBOSE, FORMAT JSON)}, SQLite's EXPLAIN program), a second check that does not
+     * depend on how llmsafe reads the statement; empty where the dialect's plan does not name them.
+     */
+    default Optional<Set<TableRef>> planRelations(Connection c, String sql, Binder parameters) throws SQLException {
+        return Optional.empty();
+    }
+
+    /**
+     * R9: what decides what an unqualified name means in this session (PostgreSQL's effective search
+     * path, MySQL's current database, SQLite's attached databases), so that every cache of resolved
+     * names is keyed by it.
+     */
+    String nameContext(Connection c) throws SQLException;
+
+    /**
+     * R10: whether EXPLAIN may evaluate part of the statement, so that its errors can carry values read
+     * from rows. MariaDB runs uncorrelated subqueries while it optimizes, EXPLAIN included; PostgreSQL and
+     * SQLite only plan (an error then concerns the statement's own text and literals).
+     */
+    default boolean explainEvaluates() {
+        return false;
+    }
+
+    /** R9: whether a relation of a plan is the database's own catalog. */
+    default boolean isSystemRelation(TableRef ref) {
+        return false;
     }
 
     /** Measures what a transaction writes. */

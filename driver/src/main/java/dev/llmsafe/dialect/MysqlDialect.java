@@ -407,6 +407,16 @@ final class MysqlDialect implements Dialect {
         return new ReadCost(rows, "rows examined (the product of EXPLAIN's row estimates)");
     }
 
+    @Override
+    public boolean explainEvaluates() {
+        return true;
+    }
+
+    @Override
+    public String nameContext(Connection c) throws SQLException {
+        return String.valueOf(Jdbc.string(c, "SELECT DATABASE()"));
+    }
+
     private static <T> List<T> explain(Connection c, String sql, Binder parameters, Jdbc.Row<T> row) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             parameters.bind(ps);

@@ -363,19 +363,59 @@ final class PostgresDialect implements Dialect {
 
     @Override
     public ReadCost explainCost(Connection c, String sql, Binder parameters, Set<TableRef> tables) throws SQLException {
-        String plan;
-        try (PreparedStatement ps = c.prepareStatement("EXPLAIN (FORMAT JSON) " + sql)) {
-            parameters.bind(ps);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                plan = rs.getString(1);
-            }
-        }
-        JsonNode total = Explain.json(plan).path(0).path("Plan").path("Total Cost");
+        // VERBOSE names each relation's schema: the same round trip serves the plan check (R9).
+        JsonNode plan = explain(c, sql, parameters);
+        JsonNode total = plan.path(0).path("Plan").path("Total Cost");
         if (!total.isNumber()) {
             throw new SQLException("EXPLAIN did not give a total cost: " + plan);
         }
-        return new ReadCost(total.asDouble(), "PostgreSQL cost units (EXPLAIN's total cost)");
+        return new ReadCost(total.asDouble(), "PostgreSQL cost units (EXPLAIN's total cost)",
+                Optional.of(relations(plan)));
+    }
+
+    @Override
+    public Optional<Set<TableRef>> planRelations(Connection c, String sql, Binder parameters) throws SQLException {
+        return Optional.of(relations(explain(c, sql, parameters)));
+    }
+
+    private static JsonNode explain(Connection c, String sql, Binder parameters) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("EXPLAIN (VERBOSE, FORMAT JSON) " + sql)) {
+            parameters.bind(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return Explain.json(rs.getString(1));
+            }
+        }
+    }
+
+    /** Every node of the plan that scans a relation, at any depth (subplans, init plans, CTEs). */
+    private static Set<TableRef> relations(JsonNode plan) throws SQLException {
+        Set<TableRef> out = new LinkedHashSet<>();
+        java.util.ArrayDeque<JsonNode> todo = new java.util.ArrayDeque<>();
+        todo.push(plan);
+        while (!todo.isEmpty()) {
+            JsonNode n = todo.pop();
+            if (n.has("Relation Name")) {
+                JsonNode schema = n.get("Schema");
+                if (schema == null || !schema.isTextual()) {
+                    throw new SQLException("EXPLAIN (VERBOSE) named a relation without its schema: " + n);
+                }
+                out.add(new TableRef(schema.asText(), n.get("Relation Name").asText()));
+            }
+            n.elements().forEachRemaining(todo::push);
+        }
+        return out;
+    }
+
+    @Override
+    public String nameContext(Connection c) throws SQLException {
+        return Jdbc.string(c, "SELECT array_to_string(current_schemas(true), ',')");
+    }
+
+    @Override
+    public boolean isSystemRelation(TableRef ref) {
+        return ref.schema().equals("pg_catalog") || ref.schema().equals("information_schema")
+                || ref.schema().startsWith("pg_toast");
     }
 
     @Override

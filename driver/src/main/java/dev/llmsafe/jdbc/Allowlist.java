@@ -2,6 +2,7 @@ package dev.llmsafe.jdbc;
 
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
+import dev.llmsafe.dialect.ColumnInfo;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.TableRef;
 import dev.llmsafe.policy.Identifier;
@@ -12,6 +13,7 @@ import dev.llmsafe.sql.Analysis;
 import dev.llmsafe.sql.ReadFunctions;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -42,7 +44,11 @@ final class Allowlist {
     private final Connection c;
     private final Map<QualifiedName, Optional<TableRef>> resolved = new HashMap<>();
     private final Map<QualifiedName, Boolean> queryingRoutine = new HashMap<>();
+    private final Map<QualifiedName, Optional<Collection<String>>> columns = new HashMap<>();
+    private final Set<String> plansChecked = new HashSet<>();
     private Map<TableRef, TablePolicy> allowed;
+    private Set<TableRef> reachable;
+    private String context;
     private long since;
 
     Allowlist(Dialect dialect, Policy policy, Connection c) {
@@ -77,6 +83,7 @@ final class Allowlist {
      * @throws RefusedException TABLE_NOT_ALLOWED, FORBIDDEN_FUNCTION
      */
     synchronized Set<TableRef> check(Analysis a) throws SQLException {
+        checkContext();
         Map<TableRef, TablePolicy> allowed = allowedTables();
         Set<TableRef> refs = new LinkedHashSet<>();
         for (QualifiedName name : a.tables()) {
@@ -103,6 +110,7 @@ final class Allowlist {
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
+        checkContext();
         Map<TableRef, TablePolicy> allowed = allowedTables();
         return resolve(new QualifiedName(List.of(exact))).filter(allowed::containsKey);
     }
@@ -120,10 +128,9 @@ final class Allowlist {
     /** The policy's tables as the database resolves them; the caches are emptied when they are due. */
     private Map<TableRef, TablePolicy> allowedTables() throws SQLException {
         long now = System.nanoTime();
-        if (allowed == null || now - since > TTL_NS || resolved.size() > MAX_NAMES || queryingRoutine.size() > MAX_NAMES) {
-            resolved.clear();
-            queryingRoutine.clear();
-            allowed = null;
+        if (allowed == null || now - since > TTL_NS || resolved.size() > MAX_NAMES || queryingRoutine.size() > MAX_NAMES
+                || columns.size() > MAX_NAMES) {
+            clear();
             since = now;
         }
         if (allowed == null) {
@@ -136,10 +143,99 @@ final class Allowlist {
         return allowed;
     }
 
+    /** R10: the columns of the table a name resolves to, as the catalog names them; empty when there is none. */
+    synchronized Optional<Collection<String>> columns(QualifiedName name) throws SQLException {
+        allowedTables();
+        Optional<Collection<String>> found = columns.get(name);
+        if (found == null) {
+            found = dialect.table(c, name).map(t -> List.copyOf(t.columns().stream().map(ColumnInfo::name).toList()));
+            columns.put(name, found);
+        }
+        return found;
+    }
+
+    /**
+     * R9: what a name means depends on the session's search path, current database or attached
+     * databases; every cache here holds for one of them, and is emptied when it changes.
+     */
+    private void checkContext() throws SQLException {
+        String now = dialect.nameContext(c);
+        if (!now.equals(context)) {
+            clear();
+            context = now;
+        }
+    }
+
+    private void clear() {
+        resolved.clear();
+        queryingRoutine.clear();
+        columns.clear();
+        plansChecked.clear();
+        allowed = null;
+        reachable = null;
+    }
+
+    /** R9: whether the database's plan of this read was checked already in this name context. */
+    synchronized boolean planChecked(Analysis a) {
+        return plansChecked.contains(a.text());
+    }
+
+    /**
+     * R9, a check independent of how llmsafe read the statement: every relation the database's own plan
+     * reads is allowlisted, or read through an allowlisted relation (a view's tables, a partitioned
+     * table's partitions, as the plan of {@code SELECT * FROM} that relation shows them).
+     *
+     * @param tables the tables the statement names, resolved
+     * @param relations the relations its plan reads
+     * @throws RefusedException SYSTEM_CATALOG, TABLE_NOT_ALLOWED
+     */
+    synchronized void checkPlan(Analysis a, Set<TableRef> tables, Set<TableRef> relations) throws SQLException {
+        Map<TableRef, TablePolicy> allowed = allowedTables();
+        for (TableRef r : relations) {
+            if (allowed.containsKey(r)) {
+                continue;
+            }
+            if (dialect.isSystemRelation(r)) {
+                throw new RefusedException(Refusal.SYSTEM_CATALOG, "the database's plan of this read reads " + r
+                        + ", part of its system catalog, which is never readable through this connection. Ask for the"
+                        + " schema context (llmsafe schema) instead.");
+            }
+            if (!reachable().contains(r)) {
+                throw new RefusedException(Refusal.TABLE_NOT_ALLOWED, "the database's plan of this read reads " + r
+                        + ", which is not in the policy's allowlist (policy.allow) nor read by an allowlisted view or"
+                        + " table. Read only allowlisted tables.");
+            }
+        }
+        // Remembered only when the plan reads every table the statement names: with values bound (or
+        // constants), the planner may fold a branch away, and with it a relation, for this value only.
+        if (relations.containsAll(tables) && plansChecked.size() < MAX_NAMES) {
+            plansChecked.add(a.text());
+        }
+    }
+
+    private Set<TableRef> reachable() throws SQLException {
+        if (reachable == null) {
+            Set<TableRef> out = new HashSet<>();
+            for (TableRef t : allowedTables().keySet()) {
+                dialect.planRelations(c, "SELECT * FROM " + dialect.render(t), Guard.NO_PARAMETERS).ifPresent(out::addAll);
+            }
+            reachable = out;
+        }
+        return reachable;
+    }
+
     private Optional<TableRef> resolve(QualifiedName name) throws SQLException {
         Optional<TableRef> r = resolved.get(name);
         if (r == null) {
-            r = dialect.resolve(c, name);
+            try {
+                r = dialect.resolve(c, name);
+            } catch (SQLException e) {
+                if (!"42501".equals(e.getSQLState())) {
+                    throw e;
+                }
+                // PostgreSQL's to_regclass of a schema the read role has no USAGE on: not a table it can see.
+                r = Optional.empty();
+            }
             resolved.put(name, r);
         }
         return r;

@@ -1,5 +1,6 @@
 package dev.llmsafe.jdbc;
 
+import dev.llmsafe.DatabaseErrors;
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.Dialect;
@@ -127,16 +128,21 @@ final class Guard {
         }
     }
 
-    /** Whether reads are cost-gated (R5), so that their parameters are kept for EXPLAIN. */
+    /**
+     * Whether reads are EXPLAINed (the R5 cost gate, the R9 plan check), so that their parameters are
+     * kept to be bound to the EXPLAIN.
+     */
     boolean costGate() {
-        return policy.read().maxCost().isPresent();
+        return true;
     }
 
     /** R1, R2, R7: what can be checked of a read before it runs; the tables it reads, resolved. */
     Set<TableRef> checkRead(Analysis a) throws SQLException {
         SecretCheck.check(a, policy);
         ReadFunctions.check(a, policy.read().allowFunctions(), userDefinitions.operators(), userDefinitions.functions());
-        return allowlist.check(a);
+        Set<TableRef> tables = allowlist.check(a);
+        SecretCheck.checkStars(a, policy, allowlist::columns);
+        return tables;
     }
 
     /**
@@ -159,10 +165,7 @@ final class Guard {
             holds.beforeRead();
             proveReadSession();
             Set<TableRef> tables = checkRead(a);
-            OptionalDouble maxCost = policy.read().maxCost();
-            if (maxCost.isPresent()) {
-                checkCost(a, parameters, tables, maxCost.getAsDouble());
-            }
+            explain(a, parameters, tables);
             Watchdog watchdog = engine.watchdog();
             Watchdog.Watch watch = watchdog == null ? null : watchdog.watch(statement);
             try {
@@ -327,8 +330,13 @@ final class Guard {
             Set<TableRef> tables = checkRead(a);
             try {
                 cost = dialect.explainCost(exec, a.text(), NO_PARAMETERS, tables);
+                Optional<Set<TableRef>> planned = cost.relations().isPresent() ? cost.relations()
+                        : dialect.planRelations(exec, a.text(), NO_PARAMETERS);
+                if (planned.isPresent()) {
+                    allowlist.checkPlan(a, tables, planned.get());
+                }
             } catch (SQLException e) {
-                throw translate(e);
+                throw explainFailed(e);
             }
             holds.readRan();
         } catch (SQLException e) {
@@ -337,14 +345,35 @@ final class Guard {
         return new ReadEstimate(cost.estimate(), cost.unit(), policy.read().maxCost());
     }
 
-    /** R5: plain EXPLAIN on the read connection, before anything runs. */
-    private void checkCost(Analysis a, Dialect.Binder parameters, Set<TableRef> tables, double max) throws SQLException {
-        Dialect.ReadCost cost;
+    /**
+     * R5 and R9: the read's plain EXPLAIN on the read connection, before anything runs, in one round trip
+     * where the cost gate's EXPLAIN names the relations: the relations its plan reads checked against the
+     * allowlist, then its cost against the bound.
+     */
+    private void explain(Analysis a, Dialect.Binder parameters, Set<TableRef> tables) throws SQLException {
+        OptionalDouble maxCost = policy.read().maxCost();
+        Dialect.ReadCost cost = null;
+        Optional<Set<TableRef>> planned = Optional.empty();
         try {
-            cost = dialect.explainCost(exec, a.text(), parameters, tables);
+            if (maxCost.isPresent()) {
+                cost = dialect.explainCost(exec, a.text(), parameters, tables);
+                planned = cost.relations();
+            }
+            if (planned.isEmpty() && !allowlist.planChecked(a)) {
+                planned = dialect.planRelations(exec, a.text(), parameters);
+            }
         } catch (SQLException e) {
-            throw translate(e);
+            throw explainFailed(e);
         }
+        if (planned.isPresent()) {
+            allowlist.checkPlan(a, tables, planned.get());
+        }
+        if (cost != null) {
+            checkCost(cost, maxCost.getAsDouble());
+        }
+    }
+
+    private void checkCost(Dialect.ReadCost cost, double max) throws SQLException {
         if (cost.estimate() > max) {
             throw new RefusedException(Refusal.COST_TOO_HIGH, String.format(Locale.ROOT, "the database estimates this"
                     + " read at %.1f %s, above the bound of %.1f (policy.read.maxCost). Nothing ran. Narrow it with a"
@@ -380,6 +409,12 @@ final class Guard {
         }
     }
 
+    /** R10: an EXPLAIN that reads no row fails with a message about the statement's text, which is passed on. */
+    private SQLException explainFailed(SQLException e) {
+        SQLException t = translate(e);
+        return t == e || dialect.explainEvaluates() || !(t.getClass() == SQLException.class) ? t : e;
+    }
+
     /** The server's own refusals, as refusals: a write stopped by the read-only session, a bound hit. */
     private SQLException translate(SQLException e) {
         if (e instanceof RefusedException) {
@@ -402,7 +437,7 @@ final class Guard {
         return dialect.boundRefusal(e).<SQLException>map(code -> new RefusedException(code, code == Refusal.LOCK_TIMEOUT
                 ? "the read waited too long for a lock (" + e.getMessage() + "). Try again."
                 : "the read ran longer than its bound of " + policy.read().timeoutMs() + " ms (policy.read.timeoutMs)"
-                        + " and was stopped (" + e.getMessage() + "). Narrow it.", e)).orElse(e);
+                        + " and was stopped (" + e.getMessage() + "). Narrow it.", e)).orElseGet(() -> DatabaseErrors.withheld(e));
     }
 
     /**

@@ -122,7 +122,9 @@ final class GuardedResultSet extends ReadOnlyResultSet {
                 throw new RefusedException(ended.code(), ended.detail(), e);
             }
             ReadBytes budget = bytes();
-            throw budget == null ? e : budget.translate(e);
+            SQLException translated = budget == null ? e : budget.translate(e);
+            // R10: an error while rows are fetched (SQLite computes them here) may carry a value.
+            throw translated instanceof RefusedException ? translated : dev.llmsafe.DatabaseErrors.withheld(translated);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.llmsafe.plan;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.llmsafe.DatabaseErrors;
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.Bounds;
@@ -204,7 +205,8 @@ public final class Planner {
                 : "the statement ran longer than " + bounds.statementTimeoutMs() + " ms and was stopped. Nothing was"
                         + " changed; narrow the WHERE clause.", e))
                 .orElseGet(() -> new RefusedException(Refusal.UNSUPPORTED_STATEMENT, "the database refused the"
-                        + " statement during the dry run: " + e.getMessage() + ". Nothing was changed.", e));
+                        + " statement during the dry run: " + DatabaseErrors.describe(e) + ". Nothing was changed.",
+                        DatabaseErrors.mayCarryValues(e) ? null : e));
     }
 
     /** J11, D13: a value that cannot be read exactly is refused with its own code, never shown as a guess. */

@@ -11,6 +11,7 @@ import dev.llmsafe.policy.Policy;
 import dev.llmsafe.policy.QualifiedName;
 import dev.llmsafe.policy.TablePolicy;
 import dev.llmsafe.sql.Analysis;
+import dev.llmsafe.sql.SecretCheck;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -95,6 +96,9 @@ record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<S
                         + " may be written there. Add it to policy.allow, with an impact sentence, if it should be."));
         String what = a.kind() == Analysis.Kind.UPDATE ? "UPDATE" : "DELETE";
         checkTablesRead(c, dialect, policy, a, info.ref(), what);
+        // R10: a * in a subquery of the write carries a secret by position, as in a read.
+        SecretCheck.checkStars(a, policy, name -> dialect.table(c, name)
+                .map(t -> t.columns().stream().map(ColumnInfo::name).toList()));
         if (tp.impact().isEmpty()) {
             throw new RefusedException(Refusal.IMPACT_UNDECLARED, info.ref() + " has no declared business consequence"
                     + " (policy.impact), so a person shown its columns could not judge a change. Add an impact"

@@ -26,6 +26,9 @@ import java.util.Set;
  * @param functions every function called, as written
  * @param wholeRows the tables and aliases the statement reads as whole rows ({@code row_to_json(t)},
  *     {@code t.*} inside an expression), in lower case: they carry every column, secret ones too (R2)
+ * @param starTables the tables whose every column the statement reads by position rather than by name
+ *     (a {@code *} or {@code t.*} over them, a column alias list, a NATURAL join, {@code TABLE t}), as
+ *     written: a secret column among them is refused (R10)
  */
 public record Analysis(
         Kind kind,
@@ -41,7 +44,8 @@ public record Analysis(
         Set<QualifiedName> tables,
         Set<String> identifiers,
         Set<QualifiedName> functions,
-        Set<String> wholeRows) {
+        Set<String> wholeRows,
+        Set<QualifiedName> starTables) {
 
     /** What a statement does. */
     public enum Kind {
@@ -60,6 +64,7 @@ public record Analysis(
         identifiers = Set.copyOf(identifiers);
         functions = Set.copyOf(functions);
         wholeRows = Set.copyOf(wholeRows);
+        starTables = Set.copyOf(starTables);
     }
 
     /** Whether this is an UPDATE or a DELETE. */

@@ -4,8 +4,12 @@ import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.policy.QualifiedName;
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * R2 by reference: a statement that names a secret identifier anywhere (select list, WHERE, a
@@ -30,12 +34,61 @@ public final class SecretCheck {
                     + " carry every column, secret ones included. Name the columns you need instead.");
         }
         for (Map.Entry<QualifiedName, String> secret : policy.secrets().entrySet()) {
-            String name = secret.getKey().last().text().toLowerCase(Locale.ROOT);
+            String name = secretName(secret.getKey(), analysis.settings().dialect());
             if (analysis.identifiers().contains(name)) {
                 throw new RefusedException(Refusal.DENIED_IDENTIFIER, "the statement names " + secret.getKey()
                         + ", which is " + secret.getValue() + " and is never read or written through this"
                         + " connection, whatever alias it is given. Leave it out of the statement.");
             }
         }
+    }
+
+    /** The columns of a table as the database names them; empty when there is no such table. */
+    @FunctionalInterface
+    public interface Columns {
+        /** The column names of the table a name resolves to. */
+        Optional<Collection<String>> of(QualifiedName table) throws SQLException;
+    }
+
+    /**
+     * R10: a secret column may not be read by position either. A {@code *} or {@code t.*} over a table
+     * that has one, a column alias list over it ({@code FROM users AS u(a, b, c)}), a NATURAL join or
+     * {@code TABLE t} carries the secret under another name (a CTE's column list, the first branch of a
+     * UNION, an outer query's alias), where neither the reference check nor the result's column names see
+     * it; a table of the list that cannot be found is refused too, since its columns cannot be known.
+     */
+    public static void checkStars(Analysis analysis, Policy policy, Columns columns) throws SQLException {
+        if (policy.secrets().isEmpty() || analysis.starTables().isEmpty()) {
+            return;
+        }
+        Map<String, QualifiedName> secrets = new HashMap<>();
+        for (QualifiedName s : policy.secrets().keySet()) {
+            secrets.put(secretName(s, analysis.settings().dialect()), s);
+        }
+        for (QualifiedName table : analysis.starTables()) {
+            Optional<Collection<String>> found = columns.of(table);
+            if (found.isEmpty()) {
+                throw new RefusedException(Refusal.DENIED_IDENTIFIER, "the statement reads every column of " + table
+                        + " (a * or " + table + ".* over it), which is not a table this connection can see, so its"
+                        + " columns cannot be checked against the secrets. Name the columns you need instead.");
+            }
+            for (String column : found.get()) {
+                QualifiedName secret = secrets.get(secretName(column, analysis.settings().dialect()));
+                if (secret != null) {
+                    throw new RefusedException(Refusal.DENIED_IDENTIFIER, "the statement reads every column of " + table
+                            + " by position (a *, " + table + ".*, a column alias list, NATURAL JOIN or TABLE), and " + table
+                            + " has the secret column " + column + " (" + policy.secrets().get(secret) + "), which"
+                            + " would come back under another name. Name the columns you need, leaving it out.");
+                }
+            }
+        }
+    }
+
+    private static String secretName(QualifiedName secret, SqlDialect dialect) {
+        return secretName(secret.last().text(), dialect);
+    }
+
+    private static String secretName(String column, SqlDialect dialect) {
+        return Identifiers.truncated(column.toLowerCase(Locale.ROOT), dialect);
     }
 }

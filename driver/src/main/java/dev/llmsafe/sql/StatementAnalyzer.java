@@ -17,7 +17,6 @@ import net.sf.jsqlparser.statement.delete.Delete;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.update.Update;
 import net.sf.jsqlparser.statement.update.UpdateSet;
-import net.sf.jsqlparser.util.TablesNamesFinder;
 
 /**
  * Decides what one statement is, reading it twice: once with the dialect-exact {@link Lexer}, once
@@ -343,8 +342,10 @@ public final class StatementAnalyzer {
                 throw Parsing.disagreement("the parser read a " + statement.getClass().getSimpleName()
                         + " where the statement begins like a read");
             }
+            Relations.Found found = Relations.of(statement, dialect);
             return new Analysis(Kind.READ, settings, text, parameterCount(0, text.length()), null, null, 0, 0,
-                    List.of(), false, tables(statement), identifiers(), functions, wholeRows(statement));
+                    List.of(), false, found.tables(), identifiers(), functions, wholeRows(statement),
+                    found.starTables());
         }
 
         // ---- writes ----
@@ -468,8 +469,10 @@ public final class StatementAnalyzer {
             }
             int before = parameterCount(0, where.start());
             int inside = parameterCount(where.end(), whereEnd);
+            Relations.Found found = Relations.of(statement, dialect);
             return new Analysis(kind, settings, text, parameterCount(0, text.length()), target, condition, before,
-                    inside, setColumns, hasReturning, tables(statement), identifiers(), functions, wholeRows(statement));
+                    inside, setColumns, hasReturning, found.tables(), identifiers(), functions, wholeRows(statement),
+                    found.starTables());
         }
 
         private Identifier setColumn(Column c, Table target) throws RefusedException {
@@ -494,18 +497,6 @@ public final class StatementAnalyzer {
             return n;
         }
 
-        private Set<QualifiedName> tables(Statement statement) throws RefusedException {
-            Set<QualifiedName> out = new LinkedHashSet<>();
-            try {
-                for (String name : new TablesNamesFinder<>().getTables(statement)) {
-                    out.add(Names.of(name, dialect, 3));
-                }
-            } catch (RuntimeException e) {
-                throw Parsing.disagreement("the parser cannot list the tables the statement uses (" + e + ")");
-            }
-            return out;
-        }
-
         private Set<String> wholeRows(Statement statement) throws RefusedException {
             try {
                 return WholeRows.of(statement);
@@ -518,7 +509,7 @@ public final class StatementAnalyzer {
             Set<String> out = new LinkedHashSet<>();
             for (Token t : tokens) {
                 if (t.kind() == Token.Kind.WORD || t.kind() == Token.Kind.QUOTED_IDENTIFIER) {
-                    out.add(t.identifierText().toLowerCase(Locale.ROOT));
+                    out.add(Identifiers.truncated(t.identifierText().toLowerCase(Locale.ROOT), dialect));
                 }
             }
             return out;

@@ -17,6 +17,12 @@
  * dev.llmsafe.sql.ParserText}, S10); its tokens are mapped back and checked against the lexer's as
  * before, and what runs is still the lexer's text.
  *
+ * <p>Which relations a statement reads, and which tables a {@code *} carries whole, come from {@code
+ * Relations}: names resolved by SQL's scoping rules (a CTE only inside its WITH, a qualified name never
+ * a CTE), on a reflective walk over every field of the tree, so that no expression form hides a
+ * subquery (R9, R10). PostgreSQL identifiers are compared as the server truncates them ({@code
+ * Identifiers}).
+ *
  * <p>What is executed is the comment-free text the analysis judged, and the engine's own queries are
  * built from its parts ({@link dev.llmsafe.sql.Analysis#where()} stops before RETURNING), never by
  * gluing the caller's text to other text.

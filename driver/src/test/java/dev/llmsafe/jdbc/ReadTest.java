@@ -182,12 +182,9 @@ class ReadTest {
         }
         try (Connection c = g.connect()) {
             assertThat(rows(c, "SELECT name FROM members ORDER BY id")).containsExactly("ann", "bob");
-            // Through a prepared statement, the column check runs when the result arrives.
-            try (PreparedStatement ps = c.prepareStatement("SELECT * FROM members WHERE id = ?")) {
-                ps.setInt(1, 1);
-                assertThatThrownBy(ps::executeQuery).isInstanceOf(RefusedException.class)
-                        .hasMessageContaining("password_hash");
-            }
+            // Through a prepared statement too: R10 refuses the * over a table with a secret column when it is prepared.
+            assertThatThrownBy(() -> c.prepareStatement("SELECT * FROM members WHERE id = ?"))
+                    .isInstanceOf(RefusedException.class).hasMessageContaining("password_hash");
         }
     }
 
