@@ -166,7 +166,7 @@ final class CanonicalJson {
         if (!p.read().allowFunctions().isEmpty()) {
             // Only when set, so that the canonical form of every earlier policy stays what it was.
             g.writeArrayFieldStart("allowFunctions");
-            for (String f : p.read().allowFunctions()) {
+            for (String f : new java.util.TreeSet<>(p.read().allowFunctions())) { // canonical: sorted
                 g.writeString(f);
             }
             g.writeEndArray();

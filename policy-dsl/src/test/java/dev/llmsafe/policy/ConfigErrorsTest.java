@@ -33,7 +33,7 @@ class ConfigErrorsTest {
     void anUnknownKeyFarFromAnyListsTheKeysAllowedThere() {
         assertThat(errorOf(withPolicy("    \"allow\": [\"orders\"],\n    \"read\": {\"frobnicate\": 1}")))
                 .isEqualTo("llmsafe.json:5:14: policy.read.frobnicate: unknown key;"
-                        + " the keys allowed here are maxRows, maxCost, timeoutMs, holdMs, maxBytes");
+                        + " the keys allowed here are maxRows, maxCost, timeoutMs, holdMs, maxBytes, allowFunctions");
     }
 
     @Test
