@@ -56,8 +56,9 @@ final class Parsing {
         } catch (ParseException e) {
             throw new RefusedException(Refusal.PARSE, "the statement cannot be parsed"
                     + position(e, parserText, lexed.text()) + ". Check the syntax; nothing was run.", e);
-        } catch (RuntimeException | StackOverflowError e) {
-            // TokenMgrException and the parser's internal errors: a text it cannot read is refused.
+        } catch (RuntimeException e) {
+            // TokenMgrException and the parser's internal errors: a text it cannot read is refused. A
+            // StackOverflowError is the caller's stack, not the text: the analyzer reads it again (S9).
             throw new RefusedException(Refusal.PARSE, "the statement cannot be parsed (" + e.getMessage()
                     + "). Check the syntax; nothing was run.", e);
         }

@@ -69,18 +69,59 @@ public final class StatementAnalyzer {
             throw new RefusedException(r.code(), r.detail());
         }
         try {
-            Lexed lexed = Lexer.lex(sql, settings);
-            Nesting.check(lexed);
-            Analysis a = new Reading(lexed, settings).analysis();
+            Analysis a;
+            try {
+                a = read(sql, settings);
+            } catch (StackOverflowError small) {
+                // S9: the caller's thread has a small stack (the bounds are set for the default one): the
+                // same reading on a thread of its own with a stack that the bounds fit in.
+                a = onLargeStack(sql, settings, small);
+            }
             cache.put(key, a);
             return a;
         } catch (RefusedException e) {
             cache.put(key, new VerdictCache.Refused(e.code(), e.detail()));
             throw e;
-        } catch (StackOverflowError e) {
-            // S9: not cached; it depends on the stack of the thread that asked, not on the text alone.
-            throw Nesting.stackExhausted(e);
         }
+    }
+
+    /** The stack of the thread an analysis moves to when the caller's overflows: far above what the bounds need. */
+    private static final long LARGE_STACK = 16L << 20;
+
+    private static Analysis read(String sql, LexSettings settings) throws RefusedException {
+        Lexed lexed = Lexer.lex(sql, settings);
+        Nesting.check(lexed);
+        return new Reading(lexed, settings).analysis();
+    }
+
+    private static Analysis onLargeStack(String sql, LexSettings settings, StackOverflowError first)
+            throws RefusedException {
+        Object[] result = new Object[1];
+        Thread t = new Thread(null, () -> {
+            try {
+                result[0] = read(sql, settings);
+            } catch (RefusedException | RuntimeException | StackOverflowError e) {
+                result[0] = e;
+            }
+        }, "llmsafe-analysis", LARGE_STACK);
+        t.setDaemon(true);
+        t.start();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw Nesting.stackExhausted(first);
+        }
+        if (result[0] instanceof Analysis a) {
+            return a;
+        }
+        if (result[0] instanceof RefusedException r) {
+            throw r;
+        }
+        if (result[0] instanceof RuntimeException e) {
+            throw e;
+        }
+        throw Nesting.stackExhausted(result[0] instanceof StackOverflowError e ? e : first);
     }
 
     /** One statement being read. */

@@ -134,7 +134,9 @@ final class Words {
             "mediumint", "binary", "varbinary", "datetime", "date", "year", "enum", "signed", "unsigned",
             "nchar", "nvarchar", "limit", "offset", "group", "order", "having", "window", "partition", "range",
             "rows", "groups", "tablesample", "only", "escape", "to", "of", "for", "zone", "at", "collate",
-            "similar", "do", "update", "delete", "insert", "if", "elseif");
+            "similar", "do", "update", "delete", "insert", "if", "elseif",
+            // Reserved words of OVERLAY and TRIM's forms, never a function's name without quotes.
+            "placing", "leading", "trailing", "both");
 
     /** R1: schemas of the system catalogs, refused wherever they qualify a name. */
     static final Set<String> SYSTEM_SCHEMAS = Set.of(

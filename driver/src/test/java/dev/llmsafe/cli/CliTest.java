@@ -372,7 +372,8 @@ class CliTest {
                 .out()).isEqualTo("id,name,x\r\n7,Ann,\\N\r\n8,,\\N\r\n");
         assertThat(run("read", sql, "--null", "-").err()).contains("--null is for --format csv");
         Run secret = run("read", "SELECT * FROM members");
-        assertThat(secret.err()).contains("the result has the column password_hash, which is a stored credential: it is never read")
+        // R10 refuses the star before it runs; either way the refusal names the column once.
+        assertThat(secret.err()).startsWith("Refused (DENIED_IDENTIFIER)").contains("password_hash")
                 .doesNotContain("password_hash: password_hash");
 
         // init, against a server that took no password, writes a connection that works as printed.
