@@ -137,7 +137,7 @@ class ConnectionRulesEndToEndTest {
                     "CREATE VIEW writing_view AS SELECT id, log_write() AS w FROM orders",
                     "CREATE PROCEDURE wipe() LANGUAGE sql AS $$ DELETE FROM orders $$"));
             case MYSQL -> sql.addAll(List.of(
-                    "CREATE FUNCTION log_write() RETURNS INT NOT DETERMINISTIC MODIFIES SQL DATA BEGIN"
+                    "CREATE FUNCTION log_write() RETURNS INT DETERMINISTIC MODIFIES SQL DATA BEGIN"
                             + " INSERT INTO write_log VALUES ('written'); RETURN 1; END",
                     "CREATE FUNCTION peek() RETURNS VARCHAR(40) READS SQL DATA RETURN (SELECT note FROM hidden LIMIT 1)",
                     "CREATE VIEW writing_view AS SELECT id, log_write() AS w FROM orders",

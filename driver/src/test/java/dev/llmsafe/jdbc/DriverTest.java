@@ -200,7 +200,8 @@ class DriverTest {
             case SQLITE -> List.of(DriverUrl.PREFIX + "sqlite:" + g.db.name() + "?open_mode=1&" + config,
                     DriverUrl.PREFIX + "sqlite:file:" + g.db.name() + "?mode=ro&" + config);
             case POSTGRES -> List.of(g.url("options=-c%20default_transaction_read_only%3Don"));
-            case MYSQL -> List.of(g.url("sessionVariables=tx_read_only=1"));
+            // MySQL 8.0 removed tx_read_only; MariaDB 10.11 has only that name.
+            case MYSQL -> List.of(g.url("sessionVariables=" + (g.db.isMysql() ? "transaction_read_only" : "tx_read_only") + "=1"));
         };
         Map<String, List<String>> before = g.checksum();
         for (String url : urls) {

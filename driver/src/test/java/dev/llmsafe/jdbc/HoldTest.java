@@ -65,7 +65,8 @@ class HoldTest {
                     "INSERT INTO t VALUES (1, 1), (2, 2), (3, 3), (4, 4), (5, 5)",
                     "CREATE TABLE big (id INT PRIMARY KEY, pad VARCHAR(1000))");
             if (engine == Engine.MYSQL) {
-                db.execute("SET SESSION max_recursive_iterations = 100000", "INSERT INTO big WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n"
+                db.execute((db.isMysql() ? "SET SESSION cte_max_recursion_depth = 100000"
+                        : "SET SESSION max_recursive_iterations = 100000"), "INSERT INTO big WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n"
                         + " WHERE i < 50000) SELECT i, REPEAT('x', 1000) FROM n");
             }
             g = Guarded.of(db, POLICY);

@@ -123,7 +123,7 @@ class MetaDataTest {
             case POSTGRES -> sql.addAll(List.of("CREATE INDEX members_lower_secret ON members (lower(password_hash))",
                     "CREATE INDEX members_partial_secret ON members (id) WHERE password_hash IS NOT NULL",
                     "CREATE FUNCTION peek_hidden() RETURNS text LANGUAGE sql AS $$ SELECT 'x' $$"));
-            case MYSQL -> sql.addAll(List.of("CREATE FUNCTION peek_hidden() RETURNS TEXT RETURN 'x'",
+            case MYSQL -> sql.addAll(List.of("CREATE FUNCTION peek_hidden() RETURNS TEXT DETERMINISTIC RETURN 'x'",
                     "CREATE PROCEDURE proc_hidden() SELECT 1"));
             case SQLITE -> sql.add("CREATE INDEX members_lower_secret ON members (lower(password_hash))");
         }

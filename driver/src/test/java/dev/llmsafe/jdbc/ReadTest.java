@@ -74,7 +74,7 @@ class ReadTest {
                                 + " INSERT INTO write_log VALUES ('written'); RETURN 1; END $$",
                         "CREATE FUNCTION peek() RETURNS text LANGUAGE sql STABLE AS $$ SELECT note FROM hidden LIMIT 1 $$",
                         "CREATE VIEW writing_view AS SELECT id, log_write() AS w FROM orders");
-                case MYSQL -> db.execute("CREATE FUNCTION log_write() RETURNS INT NOT DETERMINISTIC MODIFIES SQL DATA"
+                case MYSQL -> db.execute("CREATE FUNCTION log_write() RETURNS INT DETERMINISTIC MODIFIES SQL DATA"
                                 + " BEGIN INSERT INTO write_log VALUES ('written'); RETURN 1; END",
                         "CREATE FUNCTION peek() RETURNS VARCHAR(40) READS SQL DATA RETURN (SELECT note FROM hidden LIMIT 1)",
                         "CREATE VIEW writing_view AS SELECT id, log_write() AS w FROM orders");

@@ -30,6 +30,7 @@ public final class ScratchDatabase implements AutoCloseable {
     private final Path directory;
     private final List<TestRole> roles = new ArrayList<>();
     private Connection admin;
+    private Family family;
 
     private ScratchDatabase(Engine engine, TestServers.Server server, String name, String url, Path directory) {
         this.engine = engine;
@@ -83,6 +84,27 @@ public final class ScratchDatabase implements AutoCloseable {
     /** The engine. */
     public Engine engine() {
         return engine;
+    }
+
+    /**
+     * The server's family, read from its version string on first use: tells MariaDB and MySQL apart,
+     * which are one {@link Engine}.
+     */
+    public synchronized Family family() throws SQLException {
+        if (family == null) {
+            family = Family.of(admin());
+        }
+        return family;
+    }
+
+    /** Whether this is MySQL proper (not MariaDB). */
+    public boolean isMysql() throws SQLException {
+        return family() == Family.MYSQL;
+    }
+
+    /** Whether this is MariaDB. */
+    public boolean isMariadb() throws SQLException {
+        return family() == Family.MARIADB;
     }
 
     /**
