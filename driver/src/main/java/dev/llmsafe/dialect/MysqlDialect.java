@@ -191,7 +191,9 @@ final class MysqlDialect implements Dialect {
      * non-administrator's own). Measured on MariaDB 10.11 (SPEC.md F20, F21): triggers are shown to
      * every role; a foreign key onto the table is hidden without a privilege on the referencing table,
      * and with only SELECT on the database its ON DELETE rule is still hidden, while REFERENCES or
-     * TRIGGER on the database shows both. MySQL shows a trigger only with TRIGGER. A database-level
+     * TRIGGER on the database shows both. MySQL shows a trigger only with TRIGGER, and a foreign key's
+     * columns only with REFERENCES or SELECT on the database (measured on MySQL 8.0.31: with TRIGGER alone
+     * the rule is listed and its columns are not). A database-level
      * privilege may come from a grant on a pattern ({@code app%}), matched as the server matches it
      * ({@link MysqlGrants}). Privileges that come through a role are not listed there and read as
      * missing: a refusal, never a wrong "none".
@@ -213,8 +215,11 @@ final class MysqlDialect implements Dialect {
             privileges.add(new String[] {p, "schema"});
         }
         boolean triggers = mariadb || privileges.stream().anyMatch(p -> p[0].equalsIgnoreCase("TRIGGER"));
+        // The second privilege that shows foreign keys: TRIGGER on MariaDB; SELECT on MySQL, where TRIGGER shows
+        // the rule (REFERENTIAL_CONSTRAINTS) but not its columns (KEY_COLUMN_USAGE).
+        String alsoShowsKeys = mariadb ? "TRIGGER" : "SELECT";
         boolean foreignKeys = privileges.stream().anyMatch(p -> !p[1].equals("table")
-                && (p[0].equalsIgnoreCase("REFERENCES") || p[0].equalsIgnoreCase("TRIGGER")));
+                && (p[0].equalsIgnoreCase("REFERENCES") || p[0].equalsIgnoreCase(alsoShowsKeys)));
         String user = grantee == null ? "<planning user>" : grantee;
         Optional<String> hint = Optional.empty();
         if (!foreignKeys || !triggers) {

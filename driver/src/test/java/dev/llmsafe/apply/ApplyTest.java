@@ -564,7 +564,8 @@ class ApplyTest {
         PlanStore store = w.store(null);
         Object seen = LocalDateTime.parse("2025-01-02T03:04:05.654321");
         Object at = LocalDateTime.parse("2024-02-29T13:45:56.123456");
-        if (engine == Engine.MYSQL) {
+        if (w.db.announcedAsMysql55()) {
+            // Connector/J drops the microseconds of a LocalDateTime for what it takes for MySQL 5.5.
             Object[] lost = {seen, at};
             assertThatThrownBy(() -> w.propose(store, policy, "assistant", "UPDATE readings SET seen = ? WHERE at = ?", lost))
                     .isInstanceOf(RefusedException.class).hasMessageContaining("no row")

@@ -200,8 +200,7 @@ class DriverTest {
             case SQLITE -> List.of(DriverUrl.PREFIX + "sqlite:" + g.db.name() + "?open_mode=1&" + config,
                     DriverUrl.PREFIX + "sqlite:file:" + g.db.name() + "?mode=ro&" + config);
             case POSTGRES -> List.of(g.url("options=-c%20default_transaction_read_only%3Don"));
-            // MySQL 8.0 removed tx_read_only; MariaDB 10.11 has only that name.
-            case MYSQL -> List.of(g.url("sessionVariables=" + (g.db.isMysql() ? "transaction_read_only" : "tx_read_only") + "=1"));
+            case MYSQL -> List.of(g.url(mysqlReadOnlySession(g.db.announcedAsMysql55())));
         };
         Map<String, List<String>> before = g.checksum();
         for (String url : urls) {
@@ -216,6 +215,17 @@ class DriverTest {
             }
         }
         assertThat(g.checksum()).isEqualTo(before);
+    }
+
+    /**
+     * URL options that open a MySQL or MariaDB session read-only. Connector/J reads the session's read-only
+     * state back from a server it takes for MySQL 5.6.5 or later (MySQL, MariaDB 11), and the pool's
+     * setReadOnly(false) then ends it: readOnlyPropagatesToServer=false keeps it (measured on MySQL 8.0.31).
+     * MySQL 8.0 removed tx_read_only; MariaDB 10.11 has only that name.
+     */
+    static String mysqlReadOnlySession(boolean announcedAsMysql55) {
+        return announcedAsMysql55 ? "sessionVariables=tx_read_only=1"
+                : "sessionVariables=transaction_read_only=1&readOnlyPropagatesToServer=false";
     }
 
     // ---- finding the configuration ----

@@ -390,7 +390,7 @@ class HoldTest {
                 assertThat(otherSessionUpdatesRow(db)).isTrue();
                 c.rollback();
             }
-            try (ResultSet rs = s.executeQuery("SELECT @@tx_isolation")) {
+            try (ResultSet rs = s.executeQuery("SELECT @@" + (db.isMysql() ? "transaction_isolation" : "tx_isolation"))) {
                 rs.next();
                 assertThat(rs.getString(1)).isEqualTo("SERIALIZABLE");
             }

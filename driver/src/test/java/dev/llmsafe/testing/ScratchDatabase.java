@@ -108,6 +108,25 @@ public final class ScratchDatabase implements AutoCloseable {
     }
 
     /**
+     * Whether Connector/J takes this server for MySQL 5.5: MariaDB 10.x announces itself as
+     * "5.5.5-10.x-MariaDB", and Connector/J then drops fractional seconds from parameters and never sends
+     * setReadOnly to the server. MariaDB 11 and MySQL announce their real version.
+     */
+    public boolean announcedAsMysql55() throws SQLException {
+        return engine == Engine.MYSQL && admin().getMetaData().getDatabaseProductVersion().startsWith("5.5.5-");
+    }
+
+    /**
+     * The database-level privileges that show a planning role the triggers and foreign keys of its tables:
+     * REFERENCES on MariaDB (which shows triggers to any role that may write the table); SELECT, TRIGGER on
+     * MySQL (which shows a trigger only with TRIGGER, and a foreign key's columns only with SELECT or
+     * REFERENCES), as samples/roles grants them.
+     */
+    public String catalogPrivilege() throws SQLException {
+        return isMysql() ? "SELECT, TRIGGER" : "REFERENCES";
+    }
+
+    /**
      * The name of the scratch place: the schema (PostgreSQL), the database (MySQL/MariaDB), or the
      * file path (SQLite).
      */
