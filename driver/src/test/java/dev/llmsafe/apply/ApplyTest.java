@@ -546,6 +546,29 @@ class ApplyTest {
     }
 
     /**
+     * A9, E3: a statement that runs past the apply's bound is stopped and nothing is committed, also where
+     * the server does not stop it itself (MySQL's max_execution_time bounds SELECT only) and the client's
+     * cancel does not fail it: KILL QUERY ends a SLEEP() early with 1, and the UPDATE then writes what the
+     * card showed (measured on MySQL 8.0.31). MariaDB's max_statement_time stops it on the server.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"MYSQL"})
+    void A9_aStatementThatRunsPastTheBoundAtApplyIsStoppedAndNothingIsCommitted(Engine engine) throws SQLException {
+        Workflow w = fresh(engine);
+        PlanStore store = w.store(null);
+        // The dry run, at the default bound of 10 s, sleeps its 1.5 s; the apply's bound is 300 ms.
+        Plan plan = w.propose(store, POLICY, "assistant", "UPDATE orders SET qty = 12 + 0 * SLEEP(1.5) WHERE id = 3");
+        assertThat(plan.card()).contains("qty: 3 -> 12");
+        new Approver(store, false).approve(plan.id(), "alice");
+        long start = System.nanoTime();
+        refused(() -> w.applier(store, POLICY, null, false, new Bounds(700, 300)).apply(plan.id(), "bob"),
+                Refusal.STATEMENT_TIMEOUT, "");
+        assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(5_000);
+        assertThat(store.load(plan.id()).status()).isEqualTo(PlanStatus.FAILED);
+        assertThat(w.snapshot("orders")).contains("[3, open, null, 3, t3]");
+    }
+
+    /**
      * A microsecond timestamp as a parameter and as a primary key. Connector/J 26.10 takes MariaDB 10.11
      * for a 5.5 server and drops the fraction of a second of a LocalDateTime it sends (measured): the
      * application's own statement then matches no row, and so does its dry run (D16: the parameter is

@@ -110,6 +110,23 @@ class DriverTest {
         assertThatThrownBy(() -> DriverUrl.parse("jdbc:llmsafe:sqlite::memory:", null)).hasMessageContaining("in-memory");
     }
 
+    /**
+     * J8: what a MariaDB user types, MariaDB Connector/J's URL, is refused by name with the URL to write
+     * instead (MySQL Connector/J, whose options are measured), not left to "no driver accepts", and its
+     * password is not repeated.
+     */
+    @Test
+    void J8_aMariadbConnectorUrlIsRefusedWithTheMysqlUrlToUseInstead() {
+        for (String real : List.of("jdbc:mariadb://db:3306/app?user=u&password=hunter2", "JDBC:MariaDB://db/app")) {
+            assertThatThrownBy(() -> DriverManager.getConnection(DriverUrl.PREFIX + real.substring(5)))
+                    .isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("08001"))
+                    .hasMessageContaining("through MySQL Connector/J")
+                    .hasMessageContaining("write jdbc:mysql://db")
+                    .hasMessageNotContaining("hunter2");
+        }
+    }
+
     private static DriverUrl.Parsed parse(String url, Properties p) {
         try {
             return DriverUrl.parse(url, p);
