@@ -402,7 +402,18 @@ final class MysqlDialect implements Dialect {
     public ReadCost explainCost(Connection c, String sql, Binder parameters, Set<TableRef> tables) throws SQLException {
         if (!mariadb) {
             String plan = explain(c, "EXPLAIN FORMAT=JSON " + sql, parameters, rs -> rs.getString(1)).get(0);
-            JsonNode cost = Explain.json(plan).path("query_block").path("cost_info").path("query_cost");
+            JsonNode json = Explain.json(plan);
+            JsonNode cost = json.path("query_block").path("cost_info").path("query_cost");
+            if (cost.isMissingNode()) {
+                // explain_json_format_version=2, MySQL 9's default (measured on 9.7.4): the plan's root
+                // operation carries the estimate of the whole query, except where it is a shortcut (a COUNT(*)
+                // of a join, "Count rows in a") that gives none: the format of 8.0 gives one for every plan.
+                cost = json.path("query_plan").path("estimated_total_cost");
+                if (cost.isMissingNode() && json.has("json_schema_version")) {
+                    plan = explainInFormat1(c, sql, parameters);
+                    cost = Explain.json(plan).path("query_block").path("cost_info").path("query_cost");
+                }
+            }
             if (cost.isMissingNode()) {
                 throw new SQLException("EXPLAIN did not give a query cost: " + plan);
             }
@@ -418,6 +429,17 @@ final class MysqlDialect implements Dialect {
             rows *= Math.max(1, r);
         }
         return new ReadCost(rows, "rows examined (the product of EXPLAIN's row estimates)");
+    }
+
+    /** EXPLAIN FORMAT=JSON in MySQL 8.0's format, the session's own format put back afterwards. */
+    private static String explainInFormat1(Connection c, String sql, Binder parameters) throws SQLException {
+        String own = Jdbc.string(c, "SELECT @@SESSION.explain_json_format_version");
+        Jdbc.execute(c, "SET SESSION explain_json_format_version = 1");
+        try {
+            return explain(c, "EXPLAIN FORMAT=JSON " + sql, parameters, rs -> rs.getString(1)).get(0);
+        } finally {
+            Jdbc.execute(c, "SET SESSION explain_json_format_version = " + Integer.parseInt(own));
+        }
     }
 
     private static <T> List<T> explain(Connection c, String sql, Binder parameters, Jdbc.Row<T> row) throws SQLException {
