@@ -13,6 +13,7 @@ import dev.llmsafe.store.PlanStatus;
 import dev.llmsafe.store.PlanStore;
 import dev.llmsafe.store.StoredPlan;
 import dev.llmsafe.testing.Engine;
+import dev.llmsafe.testing.ScratchDatabase;
 import dev.llmsafe.testing.ScratchDatabases;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -560,9 +561,9 @@ class ApplyTest {
         Policy policy = Policy.define(p -> p.table("orders", t -> t.impact("Changing an order moves money."))
                 .table("digits"));
         PlanStore store = w.store(null);
-        // 10^7 combinations: seconds of work, inside the dry run's bound of 10 s, past the apply's 300 ms.
-        String slow = "(SELECT COUNT(*) FROM digits a, digits b, digits c, digits d, digits e, digits f, digits g"
-                + " WHERE a.d + g.d = 99)";
+        // About 3 s of work on this machine: past the apply's bound (300 ms, cancelled at 800 ms), well inside
+        // the dry run's 10 s.
+        String slow = slowCount(w.db, 3_000);
         Plan plan = w.propose(store, policy, "assistant", "UPDATE orders SET qty = 12 + " + slow + " WHERE id = 3");
         assertThat(plan.card()).contains("qty: 3 -> 12");
         new Approver(store, false).approve(plan.id(), "alice");
@@ -572,6 +573,34 @@ class ApplyTest {
         assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(5_000);
         assertThat(store.load(plan.id()).status()).isEqualTo(PlanStatus.FAILED);
         assertThat(w.snapshot("orders")).contains("[3, open, null, 3, t3]");
+    }
+
+    /**
+     * A scalar subquery over the digits table that takes about {@code targetMs} here: the number of rows of
+     * a cross join is measured until one takes a tenth of the target or more, and its last factor is cut
+     * to the fraction that makes up the rest.
+     */
+    private static String slowCount(ScratchDatabase db, long targetMs) throws SQLException {
+        for (int tables = 4; ; tables++) {
+            long t0 = System.nanoTime();
+            db.execute("SELECT " + crossCount(tables, 10));
+            long ms = Math.max(1, (System.nanoTime() - t0) / 1_000_000);
+            if (ms * 10 >= targetMs || tables == 9) {
+                return crossCount(tables + 1, (int) Math.max(1, Math.min(10, targetMs / ms)));
+            }
+        }
+    }
+
+    private static String crossCount(int tables, int lastDigits) {
+        StringBuilder from = new StringBuilder();
+        StringBuilder sum = new StringBuilder();
+        for (int i = 0; i < tables; i++) {
+            from.append(i == 0 ? "" : ", ").append("digits t").append(i);
+            sum.append(i == 0 ? "" : " + ").append("t").append(i).append(".d");
+        }
+        // A condition on every table, never true: no join order can stop before the whole product.
+        return "(SELECT COUNT(*) FROM " + from + " WHERE t" + (tables - 1) + ".d < " + lastDigits + " AND " + sum
+                + " < 0)";
     }
 
     /**
