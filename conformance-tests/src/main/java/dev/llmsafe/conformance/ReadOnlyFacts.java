@@ -65,7 +65,7 @@ final class ReadOnlyFacts {
         switch (f) {
             case POSTGRES -> db.execute("CREATE FUNCTION " + p + "_write() RETURNS int LANGUAGE plpgsql AS $$ BEGIN"
                     + " INSERT INTO " + p + "_log (note) VALUES ('written'); RETURN 1; END $$");
-            case MARIADB, MYSQL -> db.execute("CREATE FUNCTION " + p + "_write() RETURNS INT NOT DETERMINISTIC"
+            case MARIADB, MYSQL -> db.execute("CREATE FUNCTION " + p + "_write() RETURNS INT DETERMINISTIC"
                     + " MODIFIES SQL DATA BEGIN INSERT INTO " + p + "_log (note) VALUES ('written'); RETURN 1; END");
             case SQLITE -> {
             }

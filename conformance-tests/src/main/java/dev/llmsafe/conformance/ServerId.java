@@ -63,6 +63,16 @@ record ServerId(Flavor flavor, String version) {
         return m.group(1);
     }
 
+    /**
+     * Whether Connector/J takes this server for MySQL 5.5: MariaDB before 11 announces itself as
+     * "5.5.5-10.x-MariaDB", and Connector/J then sends no setReadOnly to the server and drops fractional
+     * seconds from parameters. MariaDB 11 announces its own version, and Connector/J treats it as a MySQL
+     * 5.6.5 or later (measured on 11.8.9).
+     */
+    boolean announcedAsMysql55() {
+        return flavor == Flavor.MARIADB && Integer.parseInt(version.split("\\.")[0]) < 11;
+    }
+
     /** The column header in SPEC.md. */
     String label() {
         return flavor.product + " " + version;

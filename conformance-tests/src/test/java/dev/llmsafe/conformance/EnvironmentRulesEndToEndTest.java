@@ -81,7 +81,7 @@ class EnvironmentRulesEndToEndTest {
                 "INSERT INTO nokey VALUES (1, 'first')",
                 "CREATE TABLE parent (id INT PRIMARY KEY, v INT NOT NULL)",
                 "INSERT INTO parent VALUES (1, 1)",
-                "CREATE TABLE child (id INT PRIMARY KEY, pid INT NOT NULL REFERENCES parent (id) ON DELETE CASCADE)",
+                "CREATE TABLE child (id INT PRIMARY KEY, pid INT NOT NULL, FOREIGN KEY (pid) REFERENCES parent (id) ON DELETE CASCADE)",
                 "INSERT INTO child VALUES (1, 1)",
                 "CREATE TABLE members (id INT PRIMARY KEY, name VARCHAR(20) NOT NULL)",
                 "INSERT INTO members VALUES (7, 'Ann')",

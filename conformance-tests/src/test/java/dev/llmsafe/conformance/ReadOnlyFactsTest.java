@@ -49,8 +49,10 @@ class ReadOnlyFactsTest {
             // pgjdbc's default readOnlyMode=transaction does nothing in auto-commit mode.
             case POSTGRES -> "not stopped, 1 row written";
             // Connector/J sends SET SESSION TRANSACTION READ ONLY only to servers it believes are MySQL
-            // 5.6.5 or later, and MariaDB introduces itself as 5.5.5: nothing is sent.
-            case MARIADB -> "not stopped, 1 row written";
+            // 5.6.5 or later, and MariaDB 10.x introduces itself as 5.5.5: nothing is sent. MariaDB 11 gives
+            // its own version, and the session is made read-only.
+            case MARIADB -> a.server().announcedAsMysql55() ? "not stopped, 1 row written"
+                    : "stopped with error 1792 (25006), 0 rows written";
             case MYSQL -> "stopped with error 1792 (25006), 0 rows written";
             // sqlite-jdbc fixes read-only when the connection opens and refuses to change it later.
             case SQLITE -> "setReadOnly refused: SQLException";

@@ -292,7 +292,8 @@ public final class EnvironmentCheck {
             Dialect dialect = deployment.dialect();
             TablePolicy tp = deployment.config().policy().tables().values().stream()
                     .filter(t -> tables.stream().anyMatch(s -> s.name().equals(t.name().toString())
-                            && s.state() == State.READY))
+                            && (s.state() == State.READY || s.problems().stream()
+                                    .anyMatch(p -> p.startsWith(TableProbe.PROBE_REFUSED)))))
                     .findFirst().orElse(null);
             if (tp == null) {
                 return "Rows affected: could not be established (no table ready for a dry run to probe).";

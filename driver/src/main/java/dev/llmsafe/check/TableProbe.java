@@ -37,6 +37,9 @@ import java.util.Optional;
  */
 final class TableProbe {
 
+    /** How a table whose dry run the planner refused begins its finding. */
+    static final String PROBE_REFUSED = "the probe dry run was refused: ";
+
     private final Deployment deployment;
     private final Dialect dialect;
     private final Policy policy;
@@ -100,6 +103,10 @@ final class TableProbe {
         }
         try {
             return new TableStatus(name, resolved, State.READY, problems, dryRun(c, tp, info));
+        } catch (ProbeRefused e) {
+            // A dry run the planner refuses is one a model's UPDATE would meet too: the table is not ready.
+            return new TableStatus(name, resolved, State.NOT_READY, List.of(PROBE_REFUSED
+                    + e.refusal.code() + ": " + e.refusal.detail()), "not probed");
         } catch (SQLException e) {
             if (!EnvironmentCheck.deniedPrivilege(e)) {
                 throw e;
@@ -150,7 +157,25 @@ final class TableProbe {
                 return "a dry run on one real row ran," + moved + " was rolled back, and the rollback was proven ("
                         + deployment.dialect().product() + ")";
             }
-            return "the probe dry run was refused: " + e.code() + ": " + e.detail();
+            // A privilege the server denied (MySQL's 1142 for an UPDATE the role may not run, inside the
+            // planner's refusal) is the table's missing grant; any other refusal is the table's finding.
+            for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+                if (t instanceof SQLException cause && EnvironmentCheck.deniedPrivilege(cause)) {
+                    throw cause;
+                }
+            }
+            throw new ProbeRefused(e);
+        }
+    }
+
+    /** The planner refused the probe's dry run for a reason of its own. */
+    private static final class ProbeRefused extends SQLException {
+        private static final long serialVersionUID = 1L;
+        private final transient RefusedException refusal;
+
+        ProbeRefused(RefusedException refusal) {
+            super(refusal.getMessage(), refusal);
+            this.refusal = refusal;
         }
     }
 

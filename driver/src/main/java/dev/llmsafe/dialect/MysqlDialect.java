@@ -186,7 +186,9 @@ final class MysqlDialect implements Dialect {
      * non-administrator's own). Measured on MariaDB 10.11 (SPEC.md F20, F21): triggers are shown to
      * every role; a foreign key onto the table is hidden without a privilege on the referencing table,
      * and with only SELECT on the database its ON DELETE rule is still hidden, while REFERENCES or
-     * TRIGGER on the database shows both. MySQL shows a trigger only with TRIGGER. A database-level
+     * TRIGGER on the database shows both. MySQL shows a trigger only with TRIGGER, and a foreign key's
+     * columns only with REFERENCES or SELECT on the database (measured on MySQL 8.0.31: with TRIGGER alone
+     * the rule is listed and its columns are not). A database-level
      * privilege may come from a grant on a pattern ({@code app%}), matched as the server matches it
      * ({@link MysqlGrants}). Privileges that come through a role are not listed there and read as
      * missing: a refusal, never a wrong "none".
@@ -208,8 +210,11 @@ final class MysqlDialect implements Dialect {
             privileges.add(new String[] {p, "schema"});
         }
         boolean triggers = mariadb || privileges.stream().anyMatch(p -> p[0].equalsIgnoreCase("TRIGGER"));
+        // The second privilege that shows foreign keys: TRIGGER on MariaDB; SELECT on MySQL, where TRIGGER shows
+        // the rule (REFERENTIAL_CONSTRAINTS) but not its columns (KEY_COLUMN_USAGE).
+        String alsoShowsKeys = mariadb ? "TRIGGER" : "SELECT";
         boolean foreignKeys = privileges.stream().anyMatch(p -> !p[1].equals("table")
-                && (p[0].equalsIgnoreCase("REFERENCES") || p[0].equalsIgnoreCase("TRIGGER")));
+                && (p[0].equalsIgnoreCase("REFERENCES") || p[0].equalsIgnoreCase(alsoShowsKeys)));
         String user = grantee == null ? "<planning user>" : grantee;
         Optional<String> hint = Optional.empty();
         if (!foreignKeys || !triggers) {
@@ -389,7 +394,18 @@ final class MysqlDialect implements Dialect {
     public ReadCost explainCost(Connection c, String sql, Binder parameters, Set<TableRef> tables) throws SQLException {
         if (!mariadb) {
             String plan = explain(c, "EXPLAIN FORMAT=JSON " + sql, parameters, rs -> rs.getString(1)).get(0);
-            JsonNode cost = Explain.json(plan).path("query_block").path("cost_info").path("query_cost");
+            JsonNode json = Explain.json(plan);
+            JsonNode cost = json.path("query_block").path("cost_info").path("query_cost");
+            if (cost.isMissingNode()) {
+                // explain_json_format_version=2, MySQL 9's default (measured on 9.7.4): the plan's root
+                // operation carries the estimate of the whole query, except where it is a shortcut (a COUNT(*)
+                // of a join, "Count rows in a") that gives none: the format of 8.0 gives one for every plan.
+                cost = json.path("query_plan").path("estimated_total_cost");
+                if (cost.isMissingNode() && json.has("json_schema_version")) {
+                    plan = explainInFormat1(c, sql, parameters);
+                    cost = Explain.json(plan).path("query_block").path("cost_info").path("query_cost");
+                }
+            }
             if (cost.isMissingNode()) {
                 throw new SQLException("EXPLAIN did not give a query cost: " + plan);
             }
@@ -415,6 +431,17 @@ final class MysqlDialect implements Dialect {
     @Override
     public String nameContext(Connection c) throws SQLException {
         return String.valueOf(Jdbc.string(c, "SELECT DATABASE()"));
+    }
+
+    /** EXPLAIN FORMAT=JSON in MySQL 8.0's format, the session's own format put back afterwards. */
+    private static String explainInFormat1(Connection c, String sql, Binder parameters) throws SQLException {
+        String own = Jdbc.string(c, "SELECT @@SESSION.explain_json_format_version");
+        Jdbc.execute(c, "SET SESSION explain_json_format_version = 1");
+        try {
+            return explain(c, "EXPLAIN FORMAT=JSON " + sql, parameters, rs -> rs.getString(1)).get(0);
+        } finally {
+            Jdbc.execute(c, "SET SESSION explain_json_format_version = " + Integer.parseInt(own));
+        }
     }
 
     private static <T> List<T> explain(Connection c, String sql, Binder parameters, Jdbc.Row<T> row) throws SQLException {
@@ -450,11 +477,31 @@ final class MysqlDialect implements Dialect {
 
     @Override
     public Optional<Refusal> boundRefusal(SQLException e) {
+        if (cancelledByClient(e)) {
+            return Optional.of(Refusal.STATEMENT_TIMEOUT);
+        }
         return switch (e.getErrorCode()) {
             case 1205 -> Optional.of(Refusal.LOCK_TIMEOUT);
-            case 1969, 3024 -> Optional.of(Refusal.STATEMENT_TIMEOUT);
+            // 1969: MariaDB's max_statement_time; 3024: MySQL's max_execution_time (SELECT only); 1317: the
+            // statement was interrupted (KILL QUERY, which is how a client's cancel reaches the server).
+            case 1969, 3024, 1317 -> Optional.of(Refusal.STATEMENT_TIMEOUT);
             default -> Optional.empty();
         };
+    }
+
+    /**
+     * Connector/J reports a statement stopped by {@code Statement.cancel()} (the watchdog's, since MySQL
+     * bounds no UPDATE or DELETE itself) as its own exception, with error code 0 and no SQLState: "Statement
+     * cancelled due to client request" (measured on MySQL 8.0.31 and MariaDB 10.11). By name, so that this
+     * class loads without Connector/J.
+     */
+    private static boolean cancelledByClient(SQLException e) {
+        for (Class<?> k = e.getClass(); k != null; k = k.getSuperclass()) {
+            if (k.getName().equals("com.mysql.cj.jdbc.exceptions.MySQLStatementCancelledException")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

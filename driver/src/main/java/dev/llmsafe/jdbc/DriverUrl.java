@@ -183,14 +183,22 @@ final class DriverUrl {
         if (u.startsWith("jdbc:postgresql:")) {
             return SqlDialect.POSTGRESQL;
         }
-        if (u.startsWith("jdbc:mysql:") || u.startsWith("jdbc:mariadb:")) {
+        if (u.startsWith("jdbc:mysql:")) {
             return SqlDialect.MYSQL;
+        }
+        if (u.startsWith("jdbc:mariadb:")) {
+            // MariaDB Connector/J has options of its own that would defeat the guard (and answers of its own
+            // that the dialect reads), none of them measured: it is refused by name, not left to fail later
+            // with "no driver accepts".
+            throw new SQLException("llmsafe talks to MariaDB through MySQL Connector/J (com.mysql:mysql-connector-j),"
+                    + " not MariaDB Connector/J, whose options it has not measured: write " + redacted("jdbc:mysql:"
+                    + url.substring("jdbc:mariadb:".length())) + " instead of " + redacted(url), "08001");
         }
         if (u.startsWith("jdbc:sqlite:")) {
             return SqlDialect.SQLITE;
         }
-        throw new SQLException("llmsafe guards PostgreSQL (jdbc:postgresql:), MySQL and MariaDB (jdbc:mysql:,"
-                + " jdbc:mariadb:) and SQLite (jdbc:sqlite:); this URL names none of them: " + redacted(url), "08001");
+        throw new SQLException("llmsafe guards PostgreSQL (jdbc:postgresql:), MySQL and MariaDB (jdbc:mysql:) and"
+                + " SQLite (jdbc:sqlite:); this URL names none of them: " + redacted(url), "08001");
     }
 
     /** One of llmsafe's own names, exactly as written: a mistyped or mis-cased one must not fall back to a default. */

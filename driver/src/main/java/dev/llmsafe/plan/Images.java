@@ -1,5 +1,7 @@
 package dev.llmsafe.plan;
 
+import dev.llmsafe.Refusal;
+import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.ColumnInfo;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.KeyBinding;
@@ -60,7 +62,9 @@ final class Images {
             bind(ps, params);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                return rs.getLong(1);
+                long n = rs.getLong(1);
+                inTime(w);
+                return n;
             }
         }
     }
@@ -124,8 +128,21 @@ final class Images {
             while (rs.next()) {
                 rows.add(List.copyOf(reader.read(rs)));
             }
+            inTime(w);
         }
         return rows;
+    }
+
+    /**
+     * A statement the watchdog cancelled is refused even when it returned: what it read or wrote after
+     * the cancel is not what the statement means (a SLEEP cut short), and the caller rolls back.
+     */
+    private void inTime(Watchdog.Watch w) throws RefusedException {
+        if (w.fired()) {
+            throw new RefusedException(Refusal.STATEMENT_TIMEOUT, "the statement ran longer than its bound ("
+                    + watchdog.delayMs() + " ms) and was cancelled; what it did is rolled back. Nothing was changed;"
+                    + " narrow the WHERE clause, or make the statement faster.");
+        }
     }
 
     private PreparedStatement prepare(String sql) throws SQLException {
@@ -151,6 +168,7 @@ final class Images {
             } else {
                 n = ps.getLargeUpdateCount();
             }
+            inTime(w);
             return dialect.affectedRows(c, n);
         }
     }

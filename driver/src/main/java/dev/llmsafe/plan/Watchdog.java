@@ -5,6 +5,7 @@ import java.sql.Statement;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,14 +38,31 @@ public final class Watchdog implements AutoCloseable {
 
     /** Watches one statement until the returned handle is closed. */
     public Watch watch(Statement s) {
+        AtomicBoolean fired = new AtomicBoolean();
         ScheduledFuture<?> f = timer.schedule(() -> {
+            fired.set(true);
             try {
                 s.cancel();
             } catch (SQLException | RuntimeException e) {
                 LOG.warn("could not cancel a statement that ran past its bound", e);
             }
         }, delayMs, TimeUnit.MILLISECONDS);
-        return () -> f.cancel(false);
+        return new Watch() {
+            @Override
+            public boolean fired() {
+                return fired.get();
+            }
+
+            @Override
+            public void close() {
+                f.cancel(false);
+            }
+        };
+    }
+
+    /** How long a statement may run before it is cancelled. */
+    public long delayMs() {
+        return delayMs;
     }
 
     /** Stops the thread now; statements being watched are no longer cancelled. */
@@ -55,6 +73,13 @@ public final class Watchdog implements AutoCloseable {
 
     /** A watch in progress; closing it ends the watch. */
     public interface Watch extends AutoCloseable {
+        /**
+         * Whether the statement ran past its bound and was cancelled. A cancelled statement may still
+         * return normally: MySQL's KILL QUERY ends a SLEEP() early with the value 1, and the statement
+         * goes on (measured on MySQL 8.0.31), so a statement that returns is not one that ran in time.
+         */
+        boolean fired();
+
         @Override
         void close();
     }

@@ -13,6 +13,7 @@ import dev.llmsafe.store.PlanStatus;
 import dev.llmsafe.store.PlanStore;
 import dev.llmsafe.store.StoredPlan;
 import dev.llmsafe.testing.Engine;
+import dev.llmsafe.testing.ScratchDatabase;
 import dev.llmsafe.testing.ScratchDatabases;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -546,6 +547,63 @@ class ApplyTest {
     }
 
     /**
+     * A9, E3: a statement that runs past the apply's bound is stopped and nothing is committed, also where
+     * the server does not stop it itself: MySQL's max_execution_time bounds SELECT only, and the client's
+     * cancel ends the UPDATE there, which Connector/J reports without an error code (measured on MySQL
+     * 8.0.31). MariaDB's max_statement_time stops it on the server.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"MYSQL"})
+    void A9_aStatementThatRunsPastTheBoundAtApplyIsStoppedAndNothingIsCommitted(Engine engine) throws SQLException {
+        Workflow w = fresh(engine);
+        w.db.execute("DROP TABLE IF EXISTS digits", "CREATE TABLE digits (d INT PRIMARY KEY)",
+                "INSERT INTO digits VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9)");
+        Policy policy = Policy.define(p -> p.table("orders", t -> t.impact("Changing an order moves money."))
+                .table("digits"));
+        PlanStore store = w.store(null);
+        // About 3 s of work on this machine: past the apply's bound (300 ms, cancelled at 800 ms), well inside
+        // the dry run's 10 s.
+        String slow = slowCount(w.db, 3_000);
+        Plan plan = w.propose(store, policy, "assistant", "UPDATE orders SET qty = 12 + " + slow + " WHERE id = 3");
+        assertThat(plan.card()).contains("qty: 3 -> 12");
+        new Approver(store, false).approve(plan.id(), "alice");
+        long start = System.nanoTime();
+        refused(() -> w.applier(store, policy, null, false, new Bounds(700, 300)).apply(plan.id(), "bob"),
+                Refusal.STATEMENT_TIMEOUT, "");
+        assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(5_000);
+        assertThat(store.load(plan.id()).status()).isEqualTo(PlanStatus.FAILED);
+        assertThat(w.snapshot("orders")).contains("[3, open, null, 3, t3]");
+    }
+
+    /**
+     * A scalar subquery over the digits table that takes about {@code targetMs} here: the number of rows of
+     * a cross join is measured until one takes a tenth of the target or more, and its last factor is cut
+     * to the fraction that makes up the rest.
+     */
+    private static String slowCount(ScratchDatabase db, long targetMs) throws SQLException {
+        for (int tables = 4; ; tables++) {
+            long t0 = System.nanoTime();
+            db.execute("SELECT " + crossCount(tables, 10));
+            long ms = Math.max(1, (System.nanoTime() - t0) / 1_000_000);
+            if (ms * 10 >= targetMs || tables == 9) {
+                return crossCount(tables + 1, (int) Math.max(1, Math.min(10, targetMs / ms)));
+            }
+        }
+    }
+
+    private static String crossCount(int tables, int lastDigits) {
+        StringBuilder from = new StringBuilder();
+        StringBuilder sum = new StringBuilder();
+        for (int i = 0; i < tables; i++) {
+            from.append(i == 0 ? "" : ", ").append("digits t").append(i);
+            sum.append(i == 0 ? "" : " + ").append("t").append(i).append(".d");
+        }
+        // A condition on every table, never true: no join order can stop before the whole product.
+        return "(SELECT COUNT(*) FROM " + from + " WHERE t" + (tables - 1) + ".d < " + lastDigits + " AND " + sum
+                + " < 0)";
+    }
+
+    /**
      * A microsecond timestamp as a parameter and as a primary key. Connector/J 26.10 takes MariaDB 10.11
      * for a 5.5 server and drops the fraction of a second of a LocalDateTime it sends (measured): the
      * application's own statement then matches no row, and so does its dry run (D16: the parameter is
@@ -564,7 +622,8 @@ class ApplyTest {
         PlanStore store = w.store(null);
         Object seen = LocalDateTime.parse("2025-01-02T03:04:05.654321");
         Object at = LocalDateTime.parse("2024-02-29T13:45:56.123456");
-        if (engine == Engine.MYSQL) {
+        if (w.db.announcedAsMysql55()) {
+            // Connector/J drops the microseconds of a LocalDateTime for what it takes for MySQL 5.5.
             Object[] lost = {seen, at};
             assertThatThrownBy(() -> w.propose(store, policy, "assistant", "UPDATE readings SET seen = ? WHERE at = ?", lost))
                     .isInstanceOf(RefusedException.class).hasMessageContaining("no row")

@@ -38,7 +38,7 @@ class CheckTest {
         db.execute("CREATE TABLE ok_t (id INT PRIMARY KEY, v INT)", "INSERT INTO ok_t VALUES (1, 1)",
                 "CREATE TABLE nokey_t (id INT, v INT)",
                 "CREATE TABLE parent_t (id INT PRIMARY KEY, v INT)",
-                "CREATE TABLE child_t (id INT PRIMARY KEY, pid INT REFERENCES parent_t (id) ON DELETE CASCADE)",
+                "CREATE TABLE child_t (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES parent_t (id) ON DELETE CASCADE)",
                 "CREATE TABLE trig_t (id INT PRIMARY KEY, v INT, note VARCHAR(10))",
                 "CREATE TABLE ro_t (id INT PRIMARY KEY)");
         switch (engine) {
@@ -141,10 +141,11 @@ class CheckTest {
     void E1_aTableThePlanningCredentialMayNotUseIsNotReadyAndTheOthersAreStillChecked(Engine engine) throws SQLException {
         ScratchDatabase db = schema(engine);
         db.execute("CREATE TABLE ungranted_t (id INT PRIMARY KEY, v INT)", "INSERT INTO ungranted_t VALUES (1, 1)");
-        // MariaDB shows the table to a credential with a database-level privilege (REFERENCES, as samples/roles grants).
+        // MySQL and MariaDB show the table to a credential with a database-level privilege (as samples/roles grants).
         TestRole planner = engine == Engine.POSTGRES
                 ? db.createRole("GRANT USAGE ON SCHEMA {db} TO {role}", "GRANT SELECT, UPDATE, DELETE ON {db}.ok_t TO {role}")
-                : db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.ok_t TO {role}", "GRANT REFERENCES ON {db}.* TO {role}");
+                : db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.ok_t TO {role}",
+                        "GRANT " + db.catalogPrivilege() + " ON {db}.* TO {role}");
         LlmSafeConfig.Builder b = LlmSafeConfig.builder()
                 .connection(ConnectionSettings.of(db.url(), planner.name(), planner.password()))
                 .policy(Policy.define(p -> p.table("ok_t", t -> t.impact("x")).table("ungranted_t", t -> t.impact("x"))));
@@ -174,9 +175,10 @@ class CheckTest {
         ScratchDatabase db = schema(Engine.MYSQL);
         String escaped = db.name().replace("_", "\\_");
         String pattern = escaped.substring(0, escaped.length() - 2) + "%";
+        String hint = db.isMysql() ? "GRANT SELECT, TRIGGER" : "GRANT REFERENCES";
         for (String grant : List.of(pattern, pattern.toUpperCase(java.util.Locale.ROOT))) {
             TestRole planner = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.ok_t TO {role}",
-                    "GRANT REFERENCES ON `" + grant + "`.* TO {role}");
+                    "GRANT " + db.catalogPrivilege() + " ON `" + grant + "`.* TO {role}");
             LlmSafeConfig config = LlmSafeConfig.builder()
                     .connection(ConnectionSettings.of(db.url(), planner.name(), planner.password()))
                     .policy(Policy.define(p -> p.table("ok_t", t -> t.impact("x")))).build();
@@ -187,7 +189,7 @@ class CheckTest {
                 } else {
                     assertThat(ok.state()).isEqualTo(State.NOT_READY);
                     assertThat(ok.problems()).anySatisfy(p -> assertThat(p).contains("cannot see all")
-                            .contains("GRANT REFERENCES ON `" + db.name() + "`.*"));
+                            .contains(hint + " ON `" + db.name() + "`.*"));
                 }
             }
         }

@@ -110,6 +110,23 @@ class DriverTest {
         assertThatThrownBy(() -> DriverUrl.parse("jdbc:llmsafe:sqlite::memory:", null)).hasMessageContaining("in-memory");
     }
 
+    /**
+     * J8: what a MariaDB user types, MariaDB Connector/J's URL, is refused by name with the URL to write
+     * instead (MySQL Connector/J, whose options are measured), not left to "no driver accepts", and its
+     * password is not repeated.
+     */
+    @Test
+    void J8_aMariadbConnectorUrlIsRefusedWithTheMysqlUrlToUseInstead() {
+        for (String real : List.of("jdbc:mariadb://db:3306/app?user=u&password=hunter2", "JDBC:MariaDB://db/app")) {
+            assertThatThrownBy(() -> DriverManager.getConnection(DriverUrl.PREFIX + real.substring(5)))
+                    .isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("08001"))
+                    .hasMessageContaining("through MySQL Connector/J")
+                    .hasMessageContaining("write jdbc:mysql://db")
+                    .hasMessageNotContaining("hunter2");
+        }
+    }
+
     private static DriverUrl.Parsed parse(String url, Properties p) {
         try {
             return DriverUrl.parse(url, p);
@@ -200,7 +217,7 @@ class DriverTest {
             case SQLITE -> List.of(DriverUrl.PREFIX + "sqlite:" + g.db.name() + "?open_mode=1&" + config,
                     DriverUrl.PREFIX + "sqlite:file:" + g.db.name() + "?mode=ro&" + config);
             case POSTGRES -> List.of(g.url("options=-c%20default_transaction_read_only%3Don"));
-            case MYSQL -> List.of(g.url("sessionVariables=tx_read_only=1"));
+            case MYSQL -> List.of(g.url(mysqlReadOnlySession(g.db.announcedAsMysql55())));
         };
         Map<String, List<String>> before = g.checksum();
         for (String url : urls) {
@@ -215,6 +232,17 @@ class DriverTest {
             }
         }
         assertThat(g.checksum()).isEqualTo(before);
+    }
+
+    /**
+     * URL options that open a MySQL or MariaDB session read-only. Connector/J reads the session's read-only
+     * state back from a server it takes for MySQL 5.6.5 or later (MySQL, MariaDB 11), and the pool's
+     * setReadOnly(false) then ends it: readOnlyPropagatesToServer=false keeps it (measured on MySQL 8.0.31).
+     * MySQL 8.0 removed tx_read_only; MariaDB 10.11 has only that name.
+     */
+    static String mysqlReadOnlySession(boolean announcedAsMysql55) {
+        return announcedAsMysql55 ? "sessionVariables=tx_read_only=1"
+                : "sessionVariables=transaction_read_only=1&readOnlyPropagatesToServer=false";
     }
 
     // ---- finding the configuration ----

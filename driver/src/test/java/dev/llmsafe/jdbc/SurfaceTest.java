@@ -74,7 +74,7 @@ class SurfaceTest {
                         "CREATE PROCEDURE wipe() LANGUAGE sql AS $$ DELETE FROM orders $$");
                 case MYSQL -> db.execute("CREATE TABLE docs (id INT PRIMARY KEY, body BLOB)",
                         "INSERT INTO docs VALUES (1, X'0102')",
-                        "CREATE FUNCTION log_write() RETURNS INT NOT DETERMINISTIC MODIFIES SQL DATA"
+                        "CREATE FUNCTION log_write() RETURNS INT DETERMINISTIC MODIFIES SQL DATA"
                                 + " BEGIN INSERT INTO write_log VALUES ('written'); RETURN 1; END",
                         "CREATE VIEW writing_view AS SELECT id, log_write() AS w FROM orders",
                         "CREATE PROCEDURE wipe() MODIFIES SQL DATA DELETE FROM orders");

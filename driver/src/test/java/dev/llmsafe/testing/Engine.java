@@ -2,7 +2,10 @@ package dev.llmsafe.testing;
 
 import java.util.Locale;
 
-/** The database engines the tests run on. MariaDB and MySQL are one engine here, as in the driver. */
+/**
+ * The database engines the tests run on: which server variable and driver. MariaDB and MySQL are one
+ * engine here, as in the driver; {@link ScratchDatabase#family()} tells them apart.
+ */
 public enum Engine {
     /** PostgreSQL: a scratch schema per test class. */
     POSTGRES,

@@ -30,6 +30,7 @@ public final class ScratchDatabase implements AutoCloseable {
     private final Path directory;
     private final List<TestRole> roles = new ArrayList<>();
     private Connection admin;
+    private Family family;
 
     private ScratchDatabase(Engine engine, TestServers.Server server, String name, String url, Path directory) {
         this.engine = engine;
@@ -83,6 +84,46 @@ public final class ScratchDatabase implements AutoCloseable {
     /** The engine. */
     public Engine engine() {
         return engine;
+    }
+
+    /**
+     * The server's family, read from its version string on first use: tells MariaDB and MySQL apart,
+     * which are one {@link Engine}.
+     */
+    public synchronized Family family() throws SQLException {
+        if (family == null) {
+            family = Family.of(admin());
+        }
+        return family;
+    }
+
+    /** Whether this is MySQL proper (not MariaDB). */
+    public boolean isMysql() throws SQLException {
+        return family() == Family.MYSQL;
+    }
+
+    /** Whether this is MariaDB. */
+    public boolean isMariadb() throws SQLException {
+        return family() == Family.MARIADB;
+    }
+
+    /**
+     * Whether Connector/J takes this server for MySQL 5.5: MariaDB 10.x announces itself as
+     * "5.5.5-10.x-MariaDB", and Connector/J then drops fractional seconds from parameters and never sends
+     * setReadOnly to the server. MariaDB 11 and MySQL announce their real version.
+     */
+    public boolean announcedAsMysql55() throws SQLException {
+        return engine == Engine.MYSQL && admin().getMetaData().getDatabaseProductVersion().startsWith("5.5.5-");
+    }
+
+    /**
+     * The database-level privileges that show a planning role the triggers and foreign keys of its tables:
+     * REFERENCES on MariaDB (which shows triggers to any role that may write the table); SELECT, TRIGGER on
+     * MySQL (which shows a trigger only with TRIGGER, and a foreign key's columns only with SELECT or
+     * REFERENCES), as samples/roles grants them.
+     */
+    public String catalogPrivilege() throws SQLException {
+        return isMysql() ? "SELECT, TRIGGER" : "REFERENCES";
     }
 
     /**
