@@ -328,13 +328,16 @@ final class MysqlDialect implements Dialect {
     /**
      * R8: one query, as Connector/J is not told of a session variable's change unless the connection was
      * opened with trackSessionState, which a pool the application configured does not do.
-     * {@code tx_read_only} is the name both MySQL 8 and MariaDB 10.11 know (MariaDB 10.11 has no
-     * transaction_read_only, measured).
+     * The variable is {@code transaction_read_only} on MySQL 8 and {@code tx_read_only} on MariaDB
+     * (10.11 has no transaction_read_only, measured).
      */
     @Override
     public Optional<String> readSessionChanged(Connection c) throws SQLException {
-        String value = Jdbc.string(c, "SELECT @@SESSION.tx_read_only");
-        return "1".equals(value) ? Optional.empty() : Optional.of("tx_read_only is " + value);
+        // MySQL 8.0 has only transaction_read_only (tx_read_only was removed in 8.0.3: "Unknown system
+        // variable", measured on 8.0.31); MariaDB 10.11 has only tx_read_only (11.x both).
+        String variable = mariadb ? "tx_read_only" : "transaction_read_only";
+        String value = Jdbc.string(c, "SELECT @@SESSION." + variable);
+        return "1".equals(value) ? Optional.empty() : Optional.of(variable + " is " + value);
     }
 
     @Override

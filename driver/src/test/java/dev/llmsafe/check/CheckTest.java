@@ -156,11 +156,15 @@ class CheckTest {
             CheckReport r = new EnvironmentCheck(d).run();
             assertThat(table(r, "ok_t").state()).isEqualTo(State.READY);
             assertThat(table(r, "ungranted_t").state()).isEqualTo(State.NOT_READY);
-            // Reads use the planning credential here (no readConnection), so they cannot read it either (E10).
-            assertThat(table(r, "ungranted_t").problems()).hasSize(2).first().satisfies(p -> assertThat(p)
+            // Reads use the planning credential here (no readConnection), so they cannot read it either (E10),
+            // except on MySQL, where the catalog grant (SELECT on the database) lets it read.
+            List<String> problems = table(r, "ungranted_t").problems();
+            assertThat(problems).hasSize(db.isMysql() ? 1 : 2).first().satisfies(p -> assertThat(p)
                     .startsWith("the probe failed: ").contains("ungranted_t").endsWith("A dry run needs SELECT, UPDATE and DELETE"
                             + " on it for the planning credential (samples/roles)"));
-            assertThat(table(r, "ungranted_t").problems().get(1)).contains("the read connection (").contains("cannot read it");
+            if (!db.isMysql()) {
+                assertThat(problems.get(1)).contains("the read connection (").contains("cannot read it");
+            }
             assertThat(r.ready()).isFalse();
         }
     }

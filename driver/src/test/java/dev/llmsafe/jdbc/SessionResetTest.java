@@ -67,8 +67,12 @@ class SessionResetTest {
             case POSTGRES -> one(c, "SELECT current_setting('search_path') || ' | ' || current_setting('session_replication_role')"
                     + " || ' | ' || current_setting('default_transaction_read_only') || ' | ' || current_setting('TimeZone')"
                     + " || ' | ' || current_setting('statement_timeout') || ' | ' || current_user");
-            case MYSQL -> one(c, "SELECT CONCAT_WS(' | ', @@SESSION.sql_mode, @@SESSION.time_zone, @@SESSION.tx_read_only,"
-                    + " @@SESSION.foreign_key_checks, @@SESSION.max_statement_time, @@SESSION.autocommit)");
+            // MariaDB's names (10.11 has no transaction_read_only), MySQL's (8.0 has no tx_read_only).
+            case MYSQL -> c.getMetaData().getDatabaseProductVersion().contains("MariaDB")
+                    ? one(c, "SELECT CONCAT_WS(' | ', @@SESSION.sql_mode, @@SESSION.time_zone, @@SESSION.tx_read_only,"
+                    + " @@SESSION.foreign_key_checks, @@SESSION.max_statement_time, @@SESSION.autocommit)")
+                    : one(c, "SELECT CONCAT_WS(' | ', @@SESSION.sql_mode, @@SESSION.time_zone, @@SESSION.transaction_read_only,"
+                    + " @@SESSION.foreign_key_checks, @@SESSION.max_execution_time, @@SESSION.autocommit)");
             case SQLITE -> one(c, "SELECT (SELECT query_only FROM pragma_query_only) || ' | ' || (SELECT foreign_keys FROM"
                     + " pragma_foreign_keys) || ' | ' || (SELECT recursive_triggers FROM pragma_recursive_triggers)");
         };

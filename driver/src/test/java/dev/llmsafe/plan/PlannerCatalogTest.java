@@ -436,8 +436,10 @@ class PlannerCatalogTest {
         Planning p = planning(engine);
         p.db.execute("CREATE TABLE d15n (id INT PRIMARY KEY, code VARCHAR(5) NOT NULL UNIQUE, v INT)",
                 "INSERT INTO d15n VALUES (1, 'a', 1)",
-                "CREATE TABLE d15nc (id INT PRIMARY KEY, pid INT REFERENCES d15n (id) ON DELETE SET NULL,"
-                        + " pcode VARCHAR(5) REFERENCES d15n (code) ON UPDATE SET NULL)",
+                // Table-level foreign keys: MySQL 8.0 parses a column's REFERENCES and ignores it.
+                "CREATE TABLE d15nc (id INT PRIMARY KEY, pid INT, pcode VARCHAR(5),"
+                        + " FOREIGN KEY (pid) REFERENCES d15n (id) ON DELETE SET NULL,"
+                        + " FOREIGN KEY (pcode) REFERENCES d15n (code) ON UPDATE SET NULL)",
                 "INSERT INTO d15nc VALUES (10, 1, 'a')");
         Policy policy = Policy.define(x -> x.table("d15n", t -> t.impact("x").autoColumns("code")));
         assertRefused(() -> p.plan(policy, "DELETE FROM d15n WHERE id = 1"), Refusal.CASCADE_SIDE_EFFECTS,
