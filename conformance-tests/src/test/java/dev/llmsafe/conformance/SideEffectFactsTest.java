@@ -190,11 +190,12 @@ class SideEffectFactsTest {
     @EnumSource(Engine.class)
     void F42_theMeasureLeavesInternalTemporaryTablesApart(Engine engine) throws Exception {
         Answer a = Measured.answer(Fact.F42, dbs.get(engine));
-        assertThat(a.text()).isEqualTo(switch (a.flavor()) {
+        // MariaDB counts internal temporary tables in Handler_tmp_*, which the measure does not read; how
+        // many rows the server's plan writes there is its own (7 on 10.11.19, 10 on 11.8.9, measured).
+        assertThat(a.text()).matches(switch (a.flavor()) {
             case POSTGRES -> "reported 3, measured t 3 updated";
-            // MariaDB counts internal temporary tables in Handler_tmp_*, which the measure does not read.
-            case MARIADB, MYSQL -> "reported 3, measured Handler_update 3 (apart: Handler_tmp_write 7)";
-            case SQLITE -> "reported 3 (changes() 3), measured 3 changes";
+            case MARIADB, MYSQL -> "reported 3, measured Handler_update 3 \\(apart: Handler_tmp_write [1-9][0-9]*\\)";
+            case SQLITE -> "reported 3 \\(changes\\(\\) 3\\), measured 3 changes";
         });
     }
 }
