@@ -178,11 +178,11 @@ class OperatorRulesEndToEndTest {
     @Test
     void O3_theLauncherWorksThroughASymlinkAndFromACopy_andSaysItsVersion() throws Exception {
         Path root = SpecFacts.specFile().getParent();
-        Path launcher = root.resolve("driver/bin/llmsafe");
+        Path launcher = root.resolve("driver/llmsafe-cli/bin/llmsafe");
         Path jar;
-        try (Stream<Path> files = Files.list(root.resolve("driver/target"))) {
-            jar = files.filter(p -> p.getFileName().toString().matches("llmsafe-driver-.*-cli\\.jar")).findFirst()
-                    .orElseThrow(() -> new AssertionError("no executable jar in driver/target: run mvn package first"));
+        try (Stream<Path> files = Files.list(root.resolve("driver/llmsafe-cli/target"))) {
+            jar = files.filter(p -> p.getFileName().toString().matches("llmsafe-cli-.*-all\\.jar")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no executable jar in driver/llmsafe-cli/target: run mvn package first"));
         }
         Path linked = Files.createDirectories(dir.resolve("path"));
         Files.createSymbolicLink(linked.resolve("llmsafe"), launcher);

@@ -99,7 +99,7 @@ public final class Quickstart {
         step("Where this is, and what to run next");
         out.println("   The steps above ran the command line in this process. Its files are in " + dir + ":");
         out.println("   app.db (the database and, beside its tables, the plan store) and llmsafe.json.");
-        out.println("   On your own database, with the llmsafe command (driver/bin/llmsafe, see the README):");
+        out.println("   On your own database, with the llmsafe command (driver/llmsafe-cli/bin/llmsafe, see the README):");
         out.println();
         out.println("   $ llmsafe init --url jdbc:postgresql://127.0.0.1:5432/app --user app > llmsafe.json");
         out.println("     (then allow the tables the model may read, and give each it may write an impact sentence)");

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Prints the median time of one statement analysis, cold (lex + parse + checks, no cache) and from the
  * verdict cache. Not part of the normal test run (its name does not end in Test); run it with
- * {@code mvn -B -ntp -pl driver -am verify -Dtest=AnalysisBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
+ * {@code mvn -B -ntp -pl driver/llmsafe-driver -am verify -Dtest=AnalysisBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 class AnalysisBenchmark {
 

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Prints the median time of a dry run against PostgreSQL and MariaDB/MySQL, for a 1-row and a 100-row
  * UPDATE, next to the same statement run raw (BEGIN, UPDATE, ROLLBACK) in the same run, and their ratio.
  * Run with
- * {@code mvn -B -ntp -pl driver -am verify -Dtest=PlanBenchmark -Dsurefire.failIfNoSpecifiedTests=false}
+ * {@code mvn -B -ntp -pl driver/llmsafe-driver -am verify -Dtest=PlanBenchmark -Dsurefire.failIfNoSpecifiedTests=false}
  * and LLMSAFE_TEST_POSTGRES_URL and LLMSAFE_TEST_MYSQL_URL set.
  */
 class PlanBenchmark {

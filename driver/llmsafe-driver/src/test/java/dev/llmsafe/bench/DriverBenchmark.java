@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * over {@code jdbc:llmsafe:} and over the raw URL, and their ratio (target: within 10%, cost gate off).
  * Each sample borrows a connection, prepares, binds, executes, reads the row and closes, as an
  * application does; the two pools are measured call by call in turn, so that drift hits both alike.
- * Run with {@code mvn -B -ntp -pl driver -am verify -Dtest=DriverBenchmark -Dsurefire.failIfNoSpecifiedTests=false}
+ * Run with {@code mvn -B -ntp -pl driver/llmsafe-driver -am verify -Dtest=DriverBenchmark -Dsurefire.failIfNoSpecifiedTests=false}
  * and LLMSAFE_TEST_POSTGRES_URL set.
  */
 class DriverBenchmark {
