@@ -2,7 +2,7 @@ package dev.llmsafe.cli;
 
 import dev.llmsafe.apply.ApplyResult;
 import dev.llmsafe.apply.Applier;
-import dev.llmsafe.check.Deployment;
+import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.dialect.Dialect;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,6 +1,6 @@
 package dev.llmsafe.cli;
 
-import dev.llmsafe.check.Deployment;
+import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.policy.ConfigException;
 import dev.llmsafe.policy.LlmSafeConfig;
 import java.io.PrintWriter;

@@ -2,7 +2,7 @@ package dev.llmsafe.cli;
 
 import dev.llmsafe.check.CheckReport;
 import dev.llmsafe.check.CheckText;
-import dev.llmsafe.check.Deployment;
+import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.check.EnvironmentCheck;
 import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.store.PlanStore;

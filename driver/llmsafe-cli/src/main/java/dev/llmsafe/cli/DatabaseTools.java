@@ -2,7 +2,7 @@ package dev.llmsafe.cli;
 
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
-import dev.llmsafe.check.Deployment;
+import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.jdbc.LlmSafeConnection;
 import dev.llmsafe.jdbc.LlmSafeDataSource;
 import dev.llmsafe.jdbc.PlanPendingException;

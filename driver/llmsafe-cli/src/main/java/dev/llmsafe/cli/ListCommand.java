@@ -1,6 +1,6 @@
 package dev.llmsafe.cli;
 
-import dev.llmsafe.check.Deployment;
+import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.store.PlanStatus;
 import dev.llmsafe.store.PlanStore;
 import dev.llmsafe.store.StoredPlan;

@@ -1,6 +1,6 @@
 package dev.llmsafe.cli;
 
-import dev.llmsafe.check.Deployment;
+import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.mcp.McpServer;
 import java.io.PrintStream;
 import org.slf4j.Logger;

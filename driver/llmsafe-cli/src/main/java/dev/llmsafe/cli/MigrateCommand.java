@@ -1,6 +1,6 @@
 package dev.llmsafe.cli;
 
-import dev.llmsafe.check.Deployment;
+import dev.llmsafe.assembly.Deployment;
 import picocli.CommandLine.Command;
 
 /** Creates or upgrades the plan store. */

@@ -2,7 +2,7 @@ package dev.llmsafe.cli;
 
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
-import dev.llmsafe.check.Deployment;
+import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.plan.Parameter;
 import dev.llmsafe.plan.Plan;
 import dev.llmsafe.plan.Proposal;

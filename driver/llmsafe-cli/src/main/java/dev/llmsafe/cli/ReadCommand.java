@@ -1,6 +1,6 @@
 package dev.llmsafe.cli;
 
-import dev.llmsafe.check.Deployment;
+import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.mcp.ReadResult;
 import dev.llmsafe.value.Visible;
 import java.io.PrintWriter;

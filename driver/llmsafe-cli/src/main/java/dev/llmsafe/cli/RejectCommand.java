@@ -1,7 +1,7 @@
 package dev.llmsafe.cli;
 
 import dev.llmsafe.apply.Approver;
-import dev.llmsafe.check.Deployment;
+import dev.llmsafe.assembly.Deployment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

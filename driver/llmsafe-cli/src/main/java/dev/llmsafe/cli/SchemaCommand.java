@@ -1,6 +1,6 @@
 package dev.llmsafe.cli;
 
-import dev.llmsafe.check.Deployment;
+import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.check.SchemaContext;
 import java.sql.Connection;
 import picocli.CommandLine.Command;

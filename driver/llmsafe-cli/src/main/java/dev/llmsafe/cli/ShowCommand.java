@@ -1,6 +1,6 @@
 package dev.llmsafe.cli;
 
-import dev.llmsafe.check.Deployment;
+import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.store.AuditEntry;
 import dev.llmsafe.store.StoredPlan;
 import dev.llmsafe.value.Visible;

@@ -5,6 +5,6 @@
  * runs (A4). A missing actor or plan id is INVALID_ARGUMENT, and whatever else fails is a SQLException
  * with a code, never an unchecked exception (J11).
  *
- * <p>Uses store (plans, status moves, audit), plan (the Replayer) and dialect.
+ * <p>Uses store (plans, status moves, audit), plan (the Replayer), dialect, sql and value.
  */
 package dev.llmsafe.apply;

@@ -1,11 +1,12 @@
 package dev.llmsafe.check;
 
 import dev.llmsafe.RefusedException;
+import dev.llmsafe.assembly.Deployment.Role;
+import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.check.CheckReport.Guard;
 import dev.llmsafe.check.CheckReport.State;
 import dev.llmsafe.check.CheckReport.StoreStatus;
 import dev.llmsafe.check.CheckReport.TableStatus;
-import dev.llmsafe.check.Deployment.Role;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.TableInfo;
 import dev.llmsafe.policy.ConnectionSettings;

@@ -2,6 +2,7 @@ package dev.llmsafe.check;
 
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.Refusal;
+import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.check.CheckReport.State;
 import dev.llmsafe.check.CheckReport.TableStatus;
 import dev.llmsafe.dialect.ColumnInfo;

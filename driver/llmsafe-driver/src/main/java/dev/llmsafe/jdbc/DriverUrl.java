@@ -261,32 +261,6 @@ final class DriverUrl {
         }
     }
 
-    /**
-     * Whether a SQLite URL opens its file read-only: sqlite-jdbc's {@code open_mode} (in the URL or the
-     * properties) with SQLITE_OPEN_READONLY (1) set. sqlite-jdbc refuses {@code setReadOnly} on such a
-     * connection once it is open, so a pool over it must be declared read-only, or it opens no
-     * connection at all; the dry run then reaches SQLite, which refuses the write itself (D4, J8).
-     */
-    static boolean sqliteReadOnly(String realUrl, Properties properties) {
-        if (!realUrl.regionMatches(true, 0, "jdbc:sqlite:", 0, 12)) {
-            return false;
-        }
-        String mode = properties == null ? null : properties.getProperty("open_mode");
-        int q = realUrl.indexOf('?');
-        if (q >= 0) {
-            for (String pair : realUrl.substring(q + 1).split("&")) {
-                if (pair.startsWith("open_mode=")) {
-                    mode = pair.substring("open_mode=".length());
-                }
-            }
-        }
-        try {
-            return mode != null && (Integer.parseInt(mode.strip()) & 1) != 0;
-        } catch (NumberFormatException e) {
-            return false;
-        }
-    }
-
     /** The URL without its parameters and user information, which may hold a password: for messages (J9). */
     static String redacted(String url) {
         return JdbcUrls.redact(url);

@@ -1,8 +1,8 @@
 package dev.llmsafe.jdbc;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.llmsafe.dialect.Bounds;
+import dev.llmsafe.assembly.Assembly;
+import dev.llmsafe.assembly.Pools;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.Dialects;
 import dev.llmsafe.dialect.SessionSettings;
@@ -16,7 +16,6 @@ import dev.llmsafe.policy.Identifier;
 import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.sql.StatementAnalyzer;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.SQLException;
@@ -24,7 +23,6 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,11 +36,10 @@ import org.slf4j.LoggerFactory;
 final class Engine implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
-    private static final AtomicInteger POOLS = new AtomicInteger();
 
     /** The engine's own connections for the dry run: a small pool, or the application's data source. */
     interface PlanPool extends AutoCloseable {
-        DataSource dataSource();
+        DataSource dataSource() throws SQLException;
 
         @Override
         void close();
@@ -79,18 +76,10 @@ final class Engine implements AutoCloseable {
             private HikariDataSource pool;
 
             @Override
-            public synchronized DataSource dataSource() {
+            public synchronized DataSource dataSource() throws SQLException {
                 if (pool == null) {
-                    HikariConfig c = new HikariConfig();
-                    c.setDataSource(RealDrivers.dataSource(driver, url, properties));
-                    c.setPoolName("llmsafe-plan-" + POOLS.incrementAndGet());
-                    c.setMaximumPoolSize(2);
-                    c.setMinimumIdle(0);
-                    c.setIdleTimeout(60_000);
-                    c.setConnectionTimeout(10_000);
-                    c.setInitializationFailTimeout(-1);
-                    c.setReadOnly(DriverUrl.sqliteReadOnly(url, properties));
-                    pool = new HikariDataSource(c);
+                    pool = Pools.open("plan", RealDrivers.dataSource(driver, url, properties),
+                            Pools.sqliteReadOnly(url, properties), Pools.ENGINE_SIZE, Pools.Start.ON_FIRST_USE);
                 }
                 return pool;
             }
@@ -202,13 +191,7 @@ final class Engine implements AutoCloseable {
     private synchronized Planner planner() throws SQLException {
         checkOpen();
         if (planner == null) {
-            // D12: secret values are shown as hashes keyed with the seal key when there is one, so that a
-            // card cannot be used to guess a short secret by hashing candidates.
-            byte[] maskKey = config.flatMap(LlmSafeConfig::sealKey)
-                    .map(k -> k.reveal().getBytes(StandardCharsets.UTF_8)).orElse(null);
-            // D6: the bounds the configuration sets (lockTimeoutMs, statementTimeoutMs), as the command line uses.
-            Bounds bounds = config.map(c -> new Bounds(c.lockTimeoutMs(), c.statementTimeoutMs())).orElse(Bounds.DEFAULT);
-            planner = new Planner(planPool.dataSource(), dialect, policy, bounds, maskKey, Clock.systemUTC());
+            planner = Assembly.planner(planPool.dataSource(), dialect, policy, config, Clock.systemUTC());
         }
         return planner;
     }

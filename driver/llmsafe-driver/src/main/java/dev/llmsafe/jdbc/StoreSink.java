@@ -1,18 +1,17 @@
 package dev.llmsafe.jdbc;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.llmsafe.RefusedException;
+import dev.llmsafe.assembly.Assembly;
+import dev.llmsafe.assembly.Pools;
 import dev.llmsafe.plan.Plan;
 import dev.llmsafe.plan.PlanSink;
 import dev.llmsafe.policy.ConnectionSettings;
 import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.store.PlanStore;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -36,26 +35,13 @@ final class StoreSink implements PlanSink, AutoCloseable {
         this.configSource = configSource;
     }
 
-    static StoreSink open(Optional<LlmSafeConfig> config, DataSource planPool) {
-        HikariDataSource own = config.flatMap(LlmSafeConfig::storeConnection).map(StoreSink::pool).orElse(null);
-        byte[] key = config.flatMap(LlmSafeConfig::sealKey).map(k -> k.reveal().getBytes(StandardCharsets.UTF_8))
-                .orElse(null);
-        Duration expiry = Duration.ofHours(config.map(LlmSafeConfig::planExpiryHours).orElse(24));
-        DataSource source = own != null ? own : planPool;
-        return new StoreSink(new PlanStore(source, key, expiry, Clock.systemUTC()), source, own,
+    static StoreSink open(Optional<LlmSafeConfig> config, DataSource planPool) throws SQLException {
+        Optional<ConnectionSettings> own = config.flatMap(LlmSafeConfig::storeConnection);
+        HikariDataSource pool = own.isEmpty() ? null
+                : Pools.open("store", own.get(), Pools.ENGINE_SIZE, Pools.Start.ON_FIRST_USE);
+        DataSource source = pool != null ? pool : planPool;
+        return new StoreSink(Assembly.store(source, config, Clock.systemUTC()), source, pool,
                 config.map(LlmSafeConfig::source).filter(StoreSink::isFile));
-    }
-
-    private static HikariDataSource pool(ConnectionSettings s) {
-        HikariConfig hc = new HikariConfig();
-        hc.setJdbcUrl(s.url());
-        s.user().ifPresent(hc::setUsername);
-        s.password().ifPresent(p -> hc.setPassword(p.reveal()));
-        hc.setMaximumPoolSize(2);
-        hc.setMinimumIdle(0);
-        hc.setInitializationFailTimeout(-1);
-        hc.setPoolName("llmsafe-store");
-        return new HikariDataSource(hc);
     }
 
     @Override

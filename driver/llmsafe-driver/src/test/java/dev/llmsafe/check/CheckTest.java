@@ -2,6 +2,7 @@ package dev.llmsafe.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.check.CheckReport.State;
 import dev.llmsafe.check.CheckReport.TableStatus;
 import dev.llmsafe.policy.ConnectionSettings;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.policy.ConnectionSettings;
 import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.policy.Policy;

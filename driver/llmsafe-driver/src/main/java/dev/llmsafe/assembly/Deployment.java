@@ -1,6 +1,5 @@
-package dev.llmsafe.check;
+package dev.llmsafe.assembly;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.llmsafe.apply.Applier;
 import dev.llmsafe.apply.Approver;
@@ -12,11 +11,9 @@ import dev.llmsafe.policy.ConfigException;
 import dev.llmsafe.policy.ConnectionSettings;
 import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.store.PlanStore;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,8 +22,9 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * The four connections of a configuration, opened as small pools of the engine's own, and what is
- * built on them: the planner on {@code connection}, the store on {@code storeConnection}, the applier
+ * The four connections of a configuration, opened as small pools of the engine's own ({@link Pools}),
+ * and what is built on them ({@link Assembly}), for the operator's tools (the command line, the MCP
+ * server): the planner on {@code connection}, the store on {@code storeConnection}, the applier
  * on {@code applyConnection}, reads on {@code readConnection}. A connection left out of the
  * configuration falls back to {@code connection}, and {@link #role} says so. Pools are opened when
  * first used and closed with this. Thread-safe.
@@ -58,6 +56,7 @@ public final class Deployment implements AutoCloseable {
 
     private final LlmSafeConfig config;
     private final Clock clock;
+    private final boolean outlastsDatabase;
     private final Map<String, HikariDataSource> pools = new LinkedHashMap<>();
     private final Map<Role, Dialect> dialects = new java.util.EnumMap<>(Role.class);
     private PlanStore store;
@@ -83,8 +82,6 @@ public final class Deployment implements AutoCloseable {
         this.clock = clock;
         this.outlastsDatabase = outlastsDatabase;
     }
-
-    private final boolean outlastsDatabase;
 
     /** The configuration. */
     public LlmSafeConfig config() {
@@ -125,11 +122,13 @@ public final class Deployment implements AutoCloseable {
             requireSqliteFile(role, s.url());
         }
         String key = s.url() + "\u0000" + s.user().orElse("");
-        try {
-            return pools.computeIfAbsent(key, k -> open(role, s));
-        } catch (com.zaxxer.hikari.pool.HikariPool.PoolInitializationException e) {
-            throw e.getCause() instanceof SQLException sql ? sql : new SQLException(e.getMessage(), e);
+        HikariDataSource pool = pools.get(key);
+        if (pool == null) {
+            pool = Pools.open(role.name(), s, Pools.DEPLOYMENT_SIZE,
+                    outlastsDatabase ? Pools.Start.OUTLASTING : Pools.Start.AT_ONCE);
+            pools.put(key, pool);
         }
+        return pool;
     }
 
     /**
@@ -157,25 +156,6 @@ public final class Deployment implements AutoCloseable {
         }
     }
 
-    private HikariDataSource open(Role role, ConnectionSettings s) {
-        HikariConfig hc = new HikariConfig();
-        hc.setJdbcUrl(s.url());
-        s.user().ifPresent(hc::setUsername);
-        s.password().ifPresent(p -> hc.setPassword(p.reveal()));
-        hc.setMaximumPoolSize(3);
-        hc.setMinimumIdle(0);
-        hc.setPoolName("llmsafe-" + role.name().toLowerCase(java.util.Locale.ROOT) + "-" + pools.size());
-        // A database that cannot be reached is reported at once, with the driver's reason; a server that
-        // outlasts it opens its pools without a connection and reports it on each use until it is back.
-        hc.setInitializationFailTimeout(outlastsDatabase ? -1 : 1);
-        hc.setConnectionTimeout(outlastsDatabase ? 5_000 : 10_000);
-        // sqlite-jdbc refuses setReadOnly on an open connection (measured, SPEC.md F31), and HikariCP calls it
-        // when the pool's flag differs from the connection's: a file opened read-only needs the flag set.
-        if (s.url().startsWith("jdbc:sqlite:") && (s.url().contains("open_mode=1") || s.url().contains("mode=ro"))) {
-            hc.setReadOnly(true);
-        }
-        return new HikariDataSource(hc);
-    }
 
     /** The dialect of the application's database, asked of the planning connection. */
     public Dialect dialect() throws SQLException {
@@ -199,25 +179,25 @@ public final class Deployment implements AutoCloseable {
 
     /** The bounds of dry runs and applies. */
     public Bounds bounds() {
-        return new Bounds(config.lockTimeoutMs(), config.statementTimeoutMs());
+        return Assembly.bounds(Optional.of(config));
     }
 
     /** The seal key's bytes, also the key secret values are hashed with; null when none is set. */
     public byte[] sealKey() {
-        return config.sealKey().map(k -> k.reveal().getBytes(StandardCharsets.UTF_8)).orElse(null);
+        return Assembly.sealKey(Optional.of(config));
     }
 
     /** The plan store on the store connection. */
     public synchronized PlanStore store() throws SQLException {
         if (store == null) {
-            store = new PlanStore(pool(Role.STORE), sealKey(), Duration.ofHours(config.planExpiryHours()), clock);
+            store = Assembly.store(pool(Role.STORE), Optional.of(config), clock);
         }
         return store;
     }
 
     /** A planner on the planning connection. */
     public Planner planner() throws SQLException {
-        return new Planner(pool(Role.PLAN), dialect(), config.policy(), bounds(), sealKey(), clock);
+        return Assembly.planner(pool(Role.PLAN), dialect(), config.policy(), Optional.of(config), clock);
     }
 
     /** The approver. */

@@ -1,0 +1,141 @@
+package dev.llmsafe.assembly;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.pool.HikariPool;
+import dev.llmsafe.policy.ConnectionSettings;
+import java.sql.SQLException;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+
+/**
+ * The one recipe for the engine's own connection pools (the dry run's, the store's, and the four of a
+ * {@link Deployment}): HikariCP, empty when idle, named {@code llmsafe-<purpose>-<n>} so that a pool in
+ * a thread dump or a metrics registry says whose it is, and declared read-only over a SQLite file
+ * opened read-only.
+ */
+public final class Pools {
+
+    /** Connections of the driver's own pools: the dry run and the store are short and rare. */
+    public static final int ENGINE_SIZE = 2;
+
+    /** Connections of a deployment's pools: a command or a server of the operator's. */
+    public static final int DEPLOYMENT_SIZE = 3;
+
+    private static final AtomicInteger NUMBER = new AtomicInteger();
+
+    /** When a pool connects first, and how long a caller waits for a connection. */
+    public enum Start {
+        /** Connects at once and reports a database that cannot be reached with the driver's reason (a command). */
+        AT_ONCE(1, 10_000),
+        /** Connects on first use; a caller waits at most 10 s (the driver's pools, opened on the first plan). */
+        ON_FIRST_USE(-1, 10_000),
+        /**
+         * Connects on first use and outlasts a database that is down: each use waits at most 5 s and fails
+         * with the driver's reason until it is back (a long-running server such as {@code llmsafe mcp}).
+         */
+        OUTLASTING(-1, 5_000);
+
+        private final long initializationFailTimeout;
+        private final long connectionTimeout;
+
+        Start(long initializationFailTimeout, long connectionTimeout) {
+            this.initializationFailTimeout = initializationFailTimeout;
+            this.connectionTimeout = connectionTimeout;
+        }
+    }
+
+    private Pools() {
+    }
+
+    /**
+     * A pool over configured connection settings.
+     *
+     * @param purpose what the pool is for, in its name ({@code plan}, {@code store}, {@code read}...)
+     * @param settings the URL and credential
+     * @param size the most connections it opens
+     * @param start when it connects first
+     * @throws SQLException when {@code start} is {@link Start#AT_ONCE} and the database cannot be reached
+     */
+    public static HikariDataSource open(String purpose, ConnectionSettings settings, int size, Start start)
+            throws SQLException {
+        HikariConfig c = config(purpose, size, start);
+        c.setJdbcUrl(settings.url());
+        settings.user().ifPresent(c::setUsername);
+        settings.password().ifPresent(p -> c.setPassword(p.reveal()));
+        c.setReadOnly(sqliteReadOnly(settings.url(), null));
+        return open(c);
+    }
+
+    /**
+     * A pool over a data source that opens the real connections (the vendor driver with the URL the
+     * application gave, stripped of llmsafe's own parameters).
+     *
+     * @param purpose what the pool is for, in its name
+     * @param source opens each connection
+     * @param readOnly whether the connections are read-only from the start (see {@link #sqliteReadOnly})
+     * @param size the most connections it opens
+     * @param start when it connects first
+     * @throws SQLException when {@code start} is {@link Start#AT_ONCE} and the database cannot be reached
+     */
+    public static HikariDataSource open(String purpose, DataSource source, boolean readOnly, int size, Start start)
+            throws SQLException {
+        HikariConfig c = config(purpose, size, start);
+        c.setDataSource(source);
+        c.setReadOnly(readOnly);
+        return open(c);
+    }
+
+    private static HikariConfig config(String purpose, int size, Start start) {
+        HikariConfig c = new HikariConfig();
+        c.setPoolName("llmsafe-" + purpose.toLowerCase(Locale.ROOT) + "-" + NUMBER.incrementAndGet());
+        c.setMaximumPoolSize(size);
+        c.setMinimumIdle(0);
+        c.setIdleTimeout(60_000);
+        c.setConnectionTimeout(start.connectionTimeout);
+        c.setInitializationFailTimeout(start.initializationFailTimeout);
+        return c;
+    }
+
+    private static HikariDataSource open(HikariConfig c) throws SQLException {
+        try {
+            return new HikariDataSource(c);
+        } catch (HikariPool.PoolInitializationException e) {
+            throw e.getCause() instanceof SQLException sql ? sql : new SQLException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Whether a SQLite URL opens its file read-only: sqlite-jdbc's {@code open_mode} (in the URL or the
+     * properties) with SQLITE_OPEN_READONLY (1) set, or a URI filename's {@code mode=ro}. sqlite-jdbc
+     * refuses {@code setReadOnly} on such a connection once it is open (SPEC.md F31), and HikariCP calls it
+     * when the pool's flag differs from the connection's, so a pool over it must be declared read-only or
+     * it opens no connection at all; the dry run then reaches SQLite, which refuses the write itself (D4, J8).
+     *
+     * @param url the vendor URL
+     * @param properties the connection properties, or null
+     */
+    public static boolean sqliteReadOnly(String url, Properties properties) {
+        if (!url.regionMatches(true, 0, "jdbc:sqlite:", 0, 12)) {
+            return false;
+        }
+        String mode = properties == null ? null : properties.getProperty("open_mode");
+        boolean uriReadOnly = false;
+        int q = url.indexOf('?');
+        if (q >= 0) {
+            for (String pair : url.substring(q + 1).split("&")) {
+                if (pair.startsWith("open_mode=")) {
+                    mode = pair.substring("open_mode=".length());
+                }
+                uriReadOnly |= pair.equals("mode=ro");
+            }
+        }
+        try {
+            return uriReadOnly || mode != null && (Integer.parseInt(mode.strip()) & 1) != 0;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+}
