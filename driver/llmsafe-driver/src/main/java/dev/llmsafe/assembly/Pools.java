@@ -108,11 +108,13 @@ public final class Pools {
     }
 
     /**
-     * Whether a SQLite URL opens its file read-only: sqlite-jdbc's {@code open_mode} (in the URL or the
-     * properties) with SQLITE_OPEN_READONLY (1) set, or a URI filename's {@code mode=ro}. sqlite-jdbc
-     * refuses {@code setReadOnly} on such a connection once it is open (SPEC.md F31), and HikariCP calls it
-     * when the pool's flag differs from the connection's, so a pool over it must be declared read-only or
-     * it opens no connection at all; the dry run then reaches SQLite, which refuses the write itself (D4, J8).
+     * Whether a pool over a SQLite URL must be declared read-only: sqlite-jdbc's {@code open_mode} (in the
+     * URL or the properties) with SQLITE_OPEN_READONLY (1) set. sqlite-jdbc refuses {@code setReadOnly} on
+     * such a connection once it is open (SPEC.md F31), and HikariCP calls it when the pool's flag differs
+     * from the connection's, so the pool must agree with the connection or it opens none. A URI filename's
+     * {@code mode=ro} is read-only in SQLite but not in sqlite-jdbc's {@code isReadOnly()}, so its pool is
+     * not declared read-only (declaring it opens no connection: measured with sqlite-jdbc 3.54, J8). Either
+     * way the dry run reaches SQLite, which refuses the write itself (D4, J8).
      *
      * @param url the vendor URL
      * @param properties the connection properties, or null
@@ -122,18 +124,16 @@ public final class Pools {
             return false;
         }
         String mode = properties == null ? null : properties.getProperty("open_mode");
-        boolean uriReadOnly = false;
         int q = url.indexOf('?');
         if (q >= 0) {
             for (String pair : url.substring(q + 1).split("&")) {
                 if (pair.startsWith("open_mode=")) {
                     mode = pair.substring("open_mode=".length());
                 }
-                uriReadOnly |= pair.equals("mode=ro");
             }
         }
         try {
-            return uriReadOnly || mode != null && (Integer.parseInt(mode.strip()) & 1) != 0;
+            return mode != null && (Integer.parseInt(mode.strip()) & 1) != 0;
         } catch (NumberFormatException e) {
             return false;
         }
