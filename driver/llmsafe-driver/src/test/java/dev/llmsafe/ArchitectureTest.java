@@ -33,12 +33,13 @@ class ArchitectureTest {
             Map.entry("value", List.of()),
             Map.entry("sql", List.of("policy")),
             Map.entry("dialect", List.of("policy", "sql", "value")),
-            Map.entry("plan", List.of("dialect", "policy", "sql", "value")),
+            Map.entry("plan", List.of("dialect", "value")),
+            Map.entry("dryrun", List.of("dialect", "plan", "policy", "sql", "value")),
             Map.entry("store", List.of("dialect", "plan", "sql", "value")),
-            Map.entry("apply", List.of("dialect", "plan", "policy", "sql", "store", "value")),
-            Map.entry("assembly", List.of("apply", "dialect", "plan", "policy", "store")),
-            Map.entry("check", List.of("assembly", "apply", "dialect", "plan", "policy", "sql", "store", "value")),
-            Map.entry("jdbc", List.of("assembly", "dialect", "plan", "policy", "sql", "store", "value")));
+            Map.entry("apply", List.of("dialect", "dryrun", "plan", "policy", "sql", "store", "value")),
+            Map.entry("assembly", List.of("apply", "dialect", "dryrun", "policy", "store")),
+            Map.entry("check", List.of("assembly", "dialect", "dryrun", "plan", "policy", "sql", "store", "value")),
+            Map.entry("jdbc", List.of("assembly", "dialect", "dryrun", "plan", "policy", "sql", "store", "value")));
 
     private static JavaClasses driver;
 

@@ -1,15 +1,15 @@
 package dev.llmsafe.apply;
 
+import dev.llmsafe.Defects;
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.Bounds;
+import dev.llmsafe.dialect.Connections;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.SessionSettings;
 import dev.llmsafe.dialect.UnreadableValueException;
 import dev.llmsafe.plan.ParameterReplay;
 import dev.llmsafe.plan.PlannedStatement;
-import dev.llmsafe.plan.Planner;
-import dev.llmsafe.plan.Replayer;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.store.AuditEntry;
 import dev.llmsafe.store.PlanStatus;
@@ -77,7 +77,7 @@ public final class Applier {
             return applyChecked(planId, actor);
         } catch (RuntimeException e) {
             // J11: the apply's own failures are recorded and turned into refusals below; this is what is left.
-            throw Planner.internal("applying plan " + planId, e);
+            throw Defects.refusal("applying plan " + planId, e);
         }
     }
 
@@ -119,7 +119,7 @@ public final class Applier {
             rows = run(sp);
         } catch (SQLException | RuntimeException e) {
             // A11: whatever stopped it, the plan ends failed and the audit says why; never left "applying".
-            SQLException failure = e instanceof RuntimeException r ? Planner.internal("applying plan " + planId, r)
+            SQLException failure = e instanceof RuntimeException r ? Defects.refusal("applying plan " + planId, r)
                     : (SQLException) e;
             String reason = failure instanceof RefusedException r ? r.code() + ": " + r.detail()
                     : "error: " + failure.getMessage();
@@ -179,7 +179,7 @@ public final class Applier {
         } catch (SQLException | RuntimeException e) {
             LOG.debug("the session settings of an apply connection could not be put back; discarding it", e);
         }
-        Planner.discard(applyPool, c);
+        Connections.discard(applyPool, c);
     }
 
     private List<Long> replayIn(Connection c, StoredPlan sp) throws SQLException {
@@ -196,7 +196,7 @@ public final class Applier {
         } catch (SQLException e) {
             end(c, begun);
             if (e instanceof UnreadableValueException u) {
-                throw Planner.unreadable(u);
+                throw u.refusal();
             }
             throw dialect.boundRefusal(e).<SQLException>map(code -> new RefusedException(code, "the apply waited or"
                     + " ran past its bound (" + bounds.lockTimeoutMs() + " ms for a lock, " + bounds.statementTimeoutMs()
@@ -228,7 +228,7 @@ public final class Applier {
                 LOG.debug("rollback after a failed apply failed; discarding the connection", e);
             }
         }
-        Planner.discard(applyPool, c);
+        Connections.discard(applyPool, c);
     }
 
     /** The outcome, best effort: a failure to record it is a warning, never a false failure (A7). */

@@ -1,8 +1,8 @@
 package dev.llmsafe.apply;
 
+import dev.llmsafe.Defects;
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
-import dev.llmsafe.plan.Planner;
 import dev.llmsafe.store.PlanStatus;
 import dev.llmsafe.store.PlanStore;
 import dev.llmsafe.store.StoredPlan;
@@ -42,7 +42,7 @@ public final class Approver {
         try {
             return approveChecked(planId, actor);
         } catch (RuntimeException e) {
-            throw Planner.internal("approving plan " + planId, e);
+            throw Defects.refusal("approving plan " + planId, e);
         }
     }
 
@@ -72,7 +72,7 @@ public final class Approver {
         try {
             rejectChecked(planId, actor, reason);
         } catch (RuntimeException e) {
-            throw Planner.internal("rejecting plan " + planId, e);
+            throw Defects.refusal("rejecting plan " + planId, e);
         }
     }
 

@@ -5,6 +5,10 @@
  * runs (A4). A missing actor or plan id is INVALID_ARGUMENT, and whatever else fails is a SQLException
  * with a code, never an unchecked exception (J11).
  *
- * <p>Uses store (plans, status moves, audit), plan (the Replayer), dialect, sql and value.
+ * {@code Replayer} runs an approved plan again inside the apply's transaction with the dry run's own checks
+ * and images ({@code dryrun.Target}, {@code dryrun.Images}, {@code dryrun.SideEffects}).
+ *
+ * <p>Uses store (plans, status moves, audit), plan (the model), dryrun (its checks and images), dialect,
+ * sql and value.
  */
 package dev.llmsafe.apply;

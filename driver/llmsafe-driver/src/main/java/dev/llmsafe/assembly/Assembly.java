@@ -2,7 +2,7 @@ package dev.llmsafe.assembly;
 
 import dev.llmsafe.dialect.Bounds;
 import dev.llmsafe.dialect.Dialect;
-import dev.llmsafe.plan.Planner;
+import dev.llmsafe.dryrun.Planner;
 import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.store.PlanStore;

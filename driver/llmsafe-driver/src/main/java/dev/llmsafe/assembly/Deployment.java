@@ -6,7 +6,7 @@ import dev.llmsafe.apply.Approver;
 import dev.llmsafe.dialect.Bounds;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.Dialects;
-import dev.llmsafe.plan.Planner;
+import dev.llmsafe.dryrun.Planner;
 import dev.llmsafe.policy.ConfigException;
 import dev.llmsafe.policy.ConnectionSettings;
 import dev.llmsafe.policy.LlmSafeConfig;

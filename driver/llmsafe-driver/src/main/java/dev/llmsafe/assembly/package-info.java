@@ -7,7 +7,7 @@
  * objects here, so that a new front end (a starter, a console, an agent) cannot assemble them
  * differently.
  *
- * <p>Uses plan, apply, store, dialect and policy; used by jdbc, check and the modules built on the
+ * <p>Uses dryrun, apply, store, dialect and policy; used by jdbc, check and the modules built on the
  * driver. Depends on neither jdbc nor check.
  */
 package dev.llmsafe.assembly;

@@ -1,20 +1,18 @@
 package dev.llmsafe.check;
 
-import dev.llmsafe.RefusedException;
 import dev.llmsafe.Refusal;
+import dev.llmsafe.RefusedException;
 import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.check.CheckReport.State;
 import dev.llmsafe.check.CheckReport.TableStatus;
 import dev.llmsafe.dialect.ColumnInfo;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.TableInfo;
+import dev.llmsafe.dryrun.Planner;
+import dev.llmsafe.dryrun.Proposal;
 import dev.llmsafe.plan.Parameter;
 import dev.llmsafe.plan.Setter;
-import dev.llmsafe.plan.Planner;
-import dev.llmsafe.plan.Proposal;
-
 import dev.llmsafe.policy.Policy;
-
 import dev.llmsafe.policy.TablePolicy;
 import dev.llmsafe.sql.StatementAnalyzer;
 import dev.llmsafe.value.DecimalValue;
@@ -28,7 +26,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-
 import java.util.Optional;
 
 /**

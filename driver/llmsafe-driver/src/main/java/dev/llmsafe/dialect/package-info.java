@@ -9,7 +9,9 @@
  * value the database hands a read and how a driver's error for one is recognised (R12), whether the
  * read session is still read-only and every session setting a statement could change, to put back on
  * a connection an application's pool gets back ({@link dev.llmsafe.dialect.SessionReset}, R8), and the
- * operators a database defines beyond its own (R7).
+ * operators a database defines beyond its own (R7). Beside the bounds: {@link dev.llmsafe.dialect.Watchdog},
+ * which cancels a statement from the client a little after its bound where the server would not (R5, D6),
+ * and {@link dev.llmsafe.dialect.Connections}, which takes a connection in an unknown state out of its pool.
  *
  * <p>Primary keys are found again by the values read from them, each bound back exactly as the
  * column's own type ({@link dev.llmsafe.dialect.KeyBinding}, J11); a value reads the same in text and

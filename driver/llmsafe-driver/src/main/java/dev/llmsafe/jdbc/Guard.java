@@ -5,9 +5,9 @@ import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.TableRef;
+import dev.llmsafe.dialect.Watchdog;
+import dev.llmsafe.dryrun.Proposal;
 import dev.llmsafe.plan.Parameter;
-import dev.llmsafe.plan.Proposal;
-import dev.llmsafe.plan.Watchdog;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.policy.QualifiedName;
 import dev.llmsafe.sql.Analysis;
@@ -24,8 +24,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalDouble;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Set;
 
 /**
@@ -106,7 +106,7 @@ final class Guard {
         try {
             return step.run();
         } catch (RuntimeException e) {
-            throw dev.llmsafe.plan.Planner.internal(what, e);
+            throw dev.llmsafe.Defects.refusal(what, e);
         }
     }
 

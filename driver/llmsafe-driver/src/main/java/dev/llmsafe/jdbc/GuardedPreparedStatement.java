@@ -1,6 +1,6 @@
 package dev.llmsafe.jdbc;
 
-import dev.llmsafe.plan.Proposal;
+import dev.llmsafe.dryrun.Proposal;
 import dev.llmsafe.sql.Analysis;
 import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;

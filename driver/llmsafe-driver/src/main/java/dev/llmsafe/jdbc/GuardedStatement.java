@@ -2,7 +2,7 @@ package dev.llmsafe.jdbc;
 
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.Dialect;
-import dev.llmsafe.plan.Proposal;
+import dev.llmsafe.dryrun.Proposal;
 import dev.llmsafe.sql.Analysis;
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -28,7 +28,7 @@
  * puts back every session setting of a connection it gives back to an application's pool
  * ({@code dialect.SessionReset}, R8).
  *
- * <p>Uses {@code plan} (the dry run), {@code dialect}, {@code sql}, {@code value}, the policy, and
+ * <p>Uses {@code dryrun} (the planner and its proposals), {@code plan} (the model), {@code dialect}, {@code sql}, {@code value}, the policy, and
  * {@code assembly}, which builds the dry-run pool, the planner and the store; the plan store
  * ({@code store.PlanStore}, behind {@code storeConnection} or the application's own database) is
  * reached through {@link dev.llmsafe.plan.PlanSink}, opened by {@code PlanSinkFactory}.

@@ -5,8 +5,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.llmsafe.dialect.Bounds;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.Dialects;
-import dev.llmsafe.plan.Planner;
-import dev.llmsafe.plan.Proposal;
+import dev.llmsafe.dryrun.Planner;
+import dev.llmsafe.dryrun.Proposal;
 import dev.llmsafe.policy.Identifier;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.sql.LexSettings;
@@ -19,9 +19,9 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Prints the median time of a dry run against PostgreSQL and MariaDB/MySQL, for a 1-row and a 100-row

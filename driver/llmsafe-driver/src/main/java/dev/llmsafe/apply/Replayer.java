@@ -1,9 +1,18 @@
-package dev.llmsafe.plan;
+package dev.llmsafe.apply;
 
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.Bounds;
 import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.Watchdog;
+import dev.llmsafe.dryrun.Images;
+import dev.llmsafe.dryrun.SideEffects;
+import dev.llmsafe.dryrun.Target;
+import dev.llmsafe.plan.ColumnChange;
+import dev.llmsafe.plan.Parameter;
+import dev.llmsafe.plan.Plan;
+import dev.llmsafe.plan.PlannedStatement;
+import dev.llmsafe.plan.RowChange;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.sql.Analysis;
 import dev.llmsafe.sql.SecretCheck;

@@ -1,4 +1,4 @@
-package dev.llmsafe.plan;
+package dev.llmsafe.dryrun;
 
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
@@ -7,6 +7,9 @@ import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.KeyBinding;
 import dev.llmsafe.dialect.RowReader;
 import dev.llmsafe.dialect.TableInfo;
+import dev.llmsafe.dialect.Watchdog;
+import dev.llmsafe.plan.Parameter;
+import dev.llmsafe.plan.ParameterReplay;
 import dev.llmsafe.sql.Analysis;
 import dev.llmsafe.value.Value;
 import java.sql.Connection;
@@ -24,7 +27,7 @@ import java.util.Map;
  * RETURNING, W9), never from the caller's whole text. Every column is read, through the dialect's
  * value reader, so that a change the statement does not name (a trigger, ON UPDATE) is seen too.
  */
-final class Images {
+public final class Images {
 
     private static final int KEYS_PER_QUERY = 500;
 
@@ -37,7 +40,7 @@ final class Images {
     private final int[] keyIndex;
     private final String selectList;
 
-    Images(Connection c, Dialect dialect, Watchdog watchdog, String from, TableInfo info) {
+    public Images(Connection c, Dialect dialect, Watchdog watchdog, String from, TableInfo info) {
         this.c = c;
         this.dialect = dialect;
         this.watchdog = watchdog;
@@ -52,11 +55,11 @@ final class Images {
         this.selectList = String.join(", ", select);
     }
 
-    List<String> columns() {
+    public List<String> columns() {
         return columns;
     }
 
-    long count(String where, List<Parameter> params) throws SQLException {
+    public long count(String where, List<Parameter> params) throws SQLException {
         try (PreparedStatement ps = prepare("SELECT COUNT(*) FROM " + from + " WHERE " + where);
              Watchdog.Watch w = watchdog.watch(ps)) {
             bind(ps, params);
@@ -70,7 +73,7 @@ final class Images {
     }
 
     /** Full rows, in the order the database returned them. */
-    List<List<Value>> select(String where, List<Parameter> params, boolean lock) throws SQLException {
+    public List<List<Value>> select(String where, List<Parameter> params, boolean lock) throws SQLException {
         try (PreparedStatement ps = prepare("SELECT " + selectList + " FROM " + from + " WHERE " + where
                 + (lock ? dialect.lockClause() : ""))) {
             bind(ps, params);
@@ -79,7 +82,7 @@ final class Images {
     }
 
     /** The rows with these keys, as they are now (J11: every key type bound back exactly). */
-    Map<List<Value>, List<Value>> byKeys(List<List<Value>> keys) throws SQLException {
+    public Map<List<Value>, List<Value>> byKeys(List<List<Value>> keys) throws SQLException {
         Map<List<Value>, List<Value>> out = new LinkedHashMap<>();
         KeyBinding binding = new KeyBinding(c, dialect.sqlDialect());
         List<String> quoted = key.stream().map(dialect::quote).toList();
@@ -102,7 +105,7 @@ final class Images {
     }
 
     /** J11: a key that cannot be bound back is refused before anything runs, not found missing afterwards. */
-    void checkBindable(java.util.Collection<List<Value>> keys) throws SQLException {
+    public void checkBindable(java.util.Collection<List<Value>> keys) throws SQLException {
         for (List<Value> k : keys) {
             for (Value v : k) {
                 java.util.Optional<String> why = KeyBinding.unbindable(v, dialect.sqlDialect());
@@ -113,7 +116,7 @@ final class Images {
         }
     }
 
-    List<Value> keyOf(List<Value> row) {
+    public List<Value> keyOf(List<Value> row) {
         List<Value> k = new ArrayList<>(keyIndex.length);
         for (int i : keyIndex) {
             k.add(row.get(i));
@@ -152,7 +155,7 @@ final class Images {
     }
 
     /** Runs the analysed statement itself with its parameters; the rows it affected, as the database counts them. */
-    long run(Analysis a, List<Parameter> params) throws SQLException {
+    public long run(Analysis a, List<Parameter> params) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(a.text()); Watchdog.Watch w = watchdog.watch(ps)) {
             ps.setEscapeProcessing(false);
             bind(ps, params);

@@ -1,10 +1,12 @@
-package dev.llmsafe.plan;
+package dev.llmsafe.dryrun;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.llmsafe.dialect.Bounds;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.Dialects;
+import dev.llmsafe.plan.Parameter;
+import dev.llmsafe.plan.Plan;
 import dev.llmsafe.policy.Identifier;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.sql.Analysis;
@@ -20,20 +22,23 @@ import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
 
-/** A planner on a scratch database, as the engine builds one: its own small pool, the live dialect. */
-final class Planning implements AutoCloseable {
+/**
+ * A planner on a scratch database, as the engine builds one: its own small pool, the live dialect. Public
+ * for the tests of what a plan becomes (the card, the JSON) in {@code plan}.
+ */
+public final class Planning implements AutoCloseable {
 
-    final ScratchDatabase db;
-    final HikariDataSource pool;
-    final Dialect dialect;
-    final LexSettings lex;
+    public final ScratchDatabase db;
+    public final HikariDataSource pool;
+    public final Dialect dialect;
+    public final LexSettings lex;
     private final StatementAnalyzer analyzer = new StatementAnalyzer(20_000);
 
-    Planning(ScratchDatabase db) throws SQLException {
+    public Planning(ScratchDatabase db) throws SQLException {
         this(db, null);
     }
 
-    Planning(ScratchDatabase db, TestRole role) throws SQLException {
+    public Planning(ScratchDatabase db, TestRole role) throws SQLException {
         this.db = db;
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(db.url());
@@ -50,31 +55,31 @@ final class Planning implements AutoCloseable {
         }
     }
 
-    Planner planner(Policy policy) {
+    public Planner planner(Policy policy) {
         return planner(policy, Bounds.DEFAULT);
     }
 
-    Planner planner(Policy policy, Bounds bounds) {
+    public Planner planner(Policy policy, Bounds bounds) {
         return planner(pool, policy, bounds);
     }
 
-    Planner planner(DataSource source, Policy policy, Bounds bounds) {
+    public Planner planner(DataSource source, Policy policy, Bounds bounds) {
         return new Planner(source, dialect, policy, bounds, null, Clock.systemUTC());
     }
 
-    Analysis analyze(String sql) throws SQLException {
+    public Analysis analyze(String sql) throws SQLException {
         return analyzer.analyze(sql, lex);
     }
 
-    Plan plan(Policy policy, String sql, Object... params) throws SQLException {
+    public Plan plan(Policy policy, String sql, Object... params) throws SQLException {
         return plan(planner(policy), sql, params);
     }
 
-    Plan plan(Planner planner, String sql, Object... params) throws SQLException {
+    public Plan plan(Planner planner, String sql, Object... params) throws SQLException {
         return planner.plan(List.of(proposal(sql, params)), "assistant");
     }
 
-    Proposal proposal(String sql, Object... params) throws SQLException {
+    public Proposal proposal(String sql, Object... params) throws SQLException {
         List<Parameter> ps = new ArrayList<>();
         for (Object p : params) {
             ps.add(Parameter.of(p));
@@ -82,7 +87,7 @@ final class Planning implements AutoCloseable {
         return new Proposal(analyze(sql), ps);
     }
 
-    List<String> snapshot(String table) throws SQLException {
+    public List<String> snapshot(String table) throws SQLException {
         return db.snapshot(table);
     }
 

@@ -1,4 +1,4 @@
-package dev.llmsafe.plan;
+package dev.llmsafe.dialect;
 
 import java.sql.SQLException;
 import java.sql.Statement;

@@ -1,4 +1,4 @@
-package dev.llmsafe.plan;
+package dev.llmsafe.dryrun;
 
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
@@ -15,7 +15,7 @@ import java.util.Optional;
  * counts the database gave; a measurement the database would not give is SIDE_EFFECTS_UNKNOWN, never
  * "none".
  */
-final class SideEffects {
+public final class SideEffects {
 
     private SideEffects() {
     }
@@ -25,7 +25,7 @@ final class SideEffects {
      * @param changed the rows of an UPDATE whose values really changed
      * @param trigger a trigger of the target fires on this statement's event (the catalog says)
      */
-    static void check(Writes writes, TableRef target, boolean delete, long matched, long changed, boolean trigger)
+    public static void check(Writes writes, TableRef target, boolean delete, long matched, long changed, boolean trigger)
             throws RefusedException {
         if (writes.unknown().isPresent()) {
             throw new RefusedException(Refusal.SIDE_EFFECTS_UNKNOWN, "what the statement writes besides the rows"

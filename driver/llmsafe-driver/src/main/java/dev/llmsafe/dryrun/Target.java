@@ -1,4 +1,4 @@
-package dev.llmsafe.plan;
+package dev.llmsafe.dryrun;
 
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
@@ -38,16 +38,16 @@ import java.util.Set;
  * @param secretColumns columns shown only as hashes (D12)
  * @param warnings what the card should say about this table
  */
-record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<String> autoColumns,
+public record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<String> autoColumns,
         Set<String> secretColumns, List<String> warnings) {
 
     /** The secret columns among the primary key's, in key order: their values are withheld (D12). */
-    List<String> secretKeyColumns() {
+    public List<String> secretKeyColumns() {
         return info.primaryKey().stream().filter(secretColumns::contains).toList();
     }
 
     /** Whether a trigger of the table fires on the statement's event (UPDATE, or DELETE). */
-    boolean fires(boolean delete) {
+    public boolean fires(boolean delete) {
         String event = delete ? "DELETE" : "UPDATE";
         return info.triggers().stream().anyMatch(tr -> tr.events().contains(event));
     }
@@ -57,7 +57,7 @@ record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<S
      * SET NULL or SET DEFAULT, without setting it (a trigger, an ON UPDATE column), fired that action,
      * which the catalog check before the statement could not foresee and MySQL's measure does not count.
      */
-    void checkReferencedKeysKept(List<String> columns, Map<List<dev.llmsafe.value.Value>, List<dev.llmsafe.value.Value>>
+    public void checkReferencedKeysKept(List<String> columns, Map<List<dev.llmsafe.value.Value>, List<dev.llmsafe.value.Value>>
             before, Map<List<dev.llmsafe.value.Value>, List<dev.llmsafe.value.Value>> after) throws RefusedException {
         for (TableInfo.ForeignKey fk : info.inboundForeignKeys()) {
             if (!TableInfo.ForeignKey.writes(fk.onUpdate())) {
@@ -80,14 +80,14 @@ record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<S
     }
 
     /** The value as a plan shows it: a secret column only as its hash (D12). */
-    dev.llmsafe.value.Value shown(String column, dev.llmsafe.value.Value v, byte[] maskKey) {
+    public dev.llmsafe.value.Value shown(String column, dev.llmsafe.value.Value v, byte[] maskKey) {
         if (!secretColumns.contains(column)) {
             return v;
         }
         return maskKey == null ? v.masked() : v.masked(maskKey);
     }
 
-    static Target check(Connection c, Dialect dialect, Policy policy, Analysis a) throws SQLException {
+    public static Target check(Connection c, Dialect dialect, Policy policy, Analysis a) throws SQLException {
         TableInfo info = dialect.table(c, a.target()).orElseThrow(() -> new RefusedException(Refusal.TABLE_NOT_ALLOWED,
                 a.target() + " is not a table this connection can see, so it is not one the policy allows."
                         + " Name an allowlisted table."));
@@ -269,7 +269,7 @@ record Target(TableInfo info, TablePolicy policy, List<String> setColumns, Set<S
     }
 
     /** The policy entry whose name resolves to this table in this session. */
-    static Optional<TablePolicy> allowed(Connection c, Dialect dialect, Policy policy, TableRef ref) throws SQLException {
+    public static Optional<TablePolicy> allowed(Connection c, Dialect dialect, Policy policy, TableRef ref) throws SQLException {
         for (TablePolicy tp : policy.tables().values()) {
             Optional<TableRef> resolved = dialect.resolve(c, tp.name());
             if (resolved.isPresent() && resolved.get().equals(ref)) {

@@ -1,5 +1,6 @@
-package dev.llmsafe.plan;
+package dev.llmsafe.dryrun;
 
+import dev.llmsafe.plan.Parameter;
 import dev.llmsafe.sql.Analysis;
 import java.util.List;
 

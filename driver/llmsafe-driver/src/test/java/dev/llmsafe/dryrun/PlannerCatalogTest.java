@@ -1,9 +1,12 @@
-package dev.llmsafe.plan;
+package dev.llmsafe.dryrun;
 
-import static dev.llmsafe.plan.PlannerTest.assertRefused;
+import static dev.llmsafe.dryrun.PlannerTest.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmsafe.Refusal;
+import dev.llmsafe.plan.ColumnChange;
+import dev.llmsafe.plan.Plan;
+import dev.llmsafe.plan.PlannedStatement;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabase;

@@ -1,10 +1,16 @@
-package dev.llmsafe.plan;
+package dev.llmsafe.dryrun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
+import dev.llmsafe.plan.ColumnChange;
+import dev.llmsafe.plan.Parameter;
+import dev.llmsafe.plan.Plan;
+import dev.llmsafe.plan.PlannedStatement;
+import dev.llmsafe.plan.RowChange;
+import dev.llmsafe.plan.Setter;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabase;

@@ -1,12 +1,13 @@
-package dev.llmsafe.plan;
+package dev.llmsafe.dryrun;
 
-import static dev.llmsafe.plan.PlannerTest.assertRefused;
+import static dev.llmsafe.dryrun.PlannerTest.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.llmsafe.Refusal;
 import dev.llmsafe.dialect.Bounds;
+import dev.llmsafe.plan.Plan;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabase;

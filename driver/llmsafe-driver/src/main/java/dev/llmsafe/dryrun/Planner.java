@@ -1,14 +1,22 @@
-package dev.llmsafe.plan;
+package dev.llmsafe.dryrun;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.llmsafe.DatabaseErrors;
+import dev.llmsafe.Defects;
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.Bounds;
+import dev.llmsafe.dialect.Connections;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.SessionSettings;
 import dev.llmsafe.dialect.TableRef;
 import dev.llmsafe.dialect.UnreadableValueException;
+import dev.llmsafe.dialect.Watchdog;
+import dev.llmsafe.plan.ColumnChange;
+import dev.llmsafe.plan.Parameter;
+import dev.llmsafe.plan.ParameterReplay;
+import dev.llmsafe.plan.Plan;
+import dev.llmsafe.plan.PlannedStatement;
+import dev.llmsafe.plan.RowChange;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.sql.Analysis;
 import dev.llmsafe.sql.SecretCheck;
@@ -95,22 +103,11 @@ public final class Planner {
         try {
             return planChecked(proposals, proposer, session);
         } catch (UnreadableValueException e) {
-            throw unreadable(e);
+            throw e.refusal();
         } catch (RuntimeException e) {
             // J11: a caller of the driver catches SQLException; nothing unchecked may reach it.
-            throw internal("planning", e);
+            throw Defects.refusal("planning", e);
         }
-    }
-
-    /**
-     * J11: an unexpected failure inside llmsafe, as a refusal with its own code. The dry run's transaction
-     * is rolled back by then (or its connection discarded), so nothing was changed.
-     */
-    public static RefusedException internal(String what, RuntimeException e) {
-        LOG.error("llmsafe failed unexpectedly while {}", what, e);
-        return new RefusedException(Refusal.INTERNAL_ERROR, "llmsafe failed unexpectedly while " + what + " ("
-                + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "). Nothing"
-                + " was changed. This is a defect of llmsafe; please report it with the statement.", e);
     }
 
     private Plan planChecked(List<Proposal> proposals, String proposer, SessionSettings session) throws SQLException {
@@ -190,7 +187,7 @@ public final class Planner {
             return r;
         }
         if (e instanceof UnreadableValueException u) {
-            return unreadable(u);
+            return u.refusal();
         }
         if (dialect.isReadOnlyViolation(e)) {
             return new RefusedException(Refusal.PLANNING_READ_ONLY, "the planning connection cannot write ("
@@ -207,12 +204,6 @@ public final class Planner {
                 .orElseGet(() -> new RefusedException(Refusal.UNSUPPORTED_STATEMENT, "the database refused the"
                         + " statement during the dry run: " + DatabaseErrors.describe(e) + ". Nothing was changed.",
                         DatabaseErrors.mayCarryValues(e) ? null : e));
-    }
-
-    /** J11, D13: a value that cannot be read exactly is refused with its own code, never shown as a guess. */
-    public static RefusedException unreadable(UnreadableValueException e) {
-        return new RefusedException(Refusal.UNREADABLE_VALUE, "a value of the rows this statement touches cannot be"
-                + " read exactly in this session: " + e.getMessage() + ". Nothing was changed.", e);
     }
 
     private void rollback(Connection c) throws SQLException {
@@ -242,23 +233,7 @@ public final class Planner {
     }
 
     private void evict(Connection c) {
-        discard(pool, c);
-    }
-
-    /**
-     * Takes a connection in an unknown state (a failed ROLLBACK, a transaction that could not begin) out of
-     * its pool, so that no later caller gets it.
-     */
-    public static void discard(DataSource pool, Connection c) {
-        if (pool instanceof HikariDataSource h) {
-            h.evictConnection(c);
-        } else {
-            try {
-                c.abort(Runnable::run);
-            } catch (SQLException e) {
-                LOG.warn("could not discard a connection in an unknown state", e);
-            }
-        }
+        Connections.discard(pool, c);
     }
 
     /** The state of one dry run: the first image of every row it touched, for the rollback proof. */
