@@ -4,13 +4,12 @@ import dev.llmsafe.dialect.ColumnInfo;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.TableInfo;
 import dev.llmsafe.policy.Policy;
-import dev.llmsafe.policy.QualifiedName;
 import dev.llmsafe.policy.TablePolicy;
+import dev.llmsafe.sql.Secrets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -57,6 +56,7 @@ public record SchemaContext(String database, List<Table> tables) {
     /** Reads the context from the catalog on {@code c}. */
     public static SchemaContext read(Connection c, Dialect dialect, Policy policy) throws SQLException {
         List<Table> tables = new ArrayList<>();
+        Secrets secrets = Secrets.of(policy, dialect.sqlDialect());
         for (TablePolicy tp : policy.tables().values()) {
             Optional<TableInfo> found = dialect.table(c, tp.name());
             if (found.isEmpty()) {
@@ -65,7 +65,7 @@ public record SchemaContext(String database, List<Table> tables) {
             TableInfo info = found.get();
             List<Column> columns = new ArrayList<>();
             for (ColumnInfo col : info.columns()) {
-                if (!secret(policy, col.name())) {
+                if (!secrets.isSecret(col.name())) {
                     columns.add(new Column(col.name(), col.type(), col.nullable(), col.comment().orElse(null)));
                 }
             }
@@ -79,15 +79,6 @@ public record SchemaContext(String database, List<Table> tables) {
                     tp.impact().isPresent(), columns, info.primaryKey(), refs));
         }
         return new SchemaContext(dialect.product(), tables);
-    }
-
-    private static boolean secret(Policy policy, String column) {
-        for (QualifiedName s : policy.secrets().keySet()) {
-            if (s.last().text().toLowerCase(Locale.ROOT).equals(column.toLowerCase(Locale.ROOT))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** The context as prompt text. */

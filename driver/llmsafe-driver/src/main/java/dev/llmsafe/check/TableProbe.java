@@ -14,6 +14,7 @@ import dev.llmsafe.plan.Parameter;
 import dev.llmsafe.plan.Setter;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.policy.TablePolicy;
+import dev.llmsafe.sql.Secrets;
 import dev.llmsafe.sql.StatementAnalyzer;
 import dev.llmsafe.value.DecimalValue;
 import dev.llmsafe.value.IntegerValue;
@@ -124,8 +125,7 @@ final class TableProbe {
         Optional<ColumnInfo> column = info.columns().stream()
                 .filter(col -> !info.primaryKey().contains(col.name()) && !col.generated() && !col.autoUpdated())
                 .filter(col -> tp.denyWrite().keySet().stream().noneMatch(d -> dialect.sameColumn(d, col.name())))
-                .filter(col -> policy.secrets().keySet().stream()
-                        .noneMatch(s -> s.last().text().equalsIgnoreCase(col.name())))
+                .filter(col -> !Secrets.of(policy, dialect.sqlDialect()).isSecret(col.name()))
                 .findFirst();
         if (column.isEmpty()) {
             return "no column a dry run could set to itself: not probed";

@@ -12,6 +12,7 @@ import dev.llmsafe.policy.QualifiedName;
 import dev.llmsafe.policy.TablePolicy;
 import dev.llmsafe.sql.Analysis;
 import dev.llmsafe.sql.SecretCheck;
+import dev.llmsafe.sql.Secrets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -123,7 +124,7 @@ public record Target(TableInfo info, TablePolicy policy, List<String> setColumns
                     + " be shown one by one or found again at apply. Add a primary key to the table.");
         }
         // D12: a secret primary key column is withheld on the card (see Planner), not a reason to refuse.
-        Set<String> secrets = secretColumns(policy, info);
+        Set<String> secrets = secretColumns(Secrets.of(policy, dialect.sqlDialect()), info);
         if (!info.visibility().foreignKeys()) {
             throw new RefusedException(Refusal.CASCADES_UNKNOWN, "this credential cannot see which foreign keys"
                     + " reference " + info.ref() + " (the catalog hides them and answers \"none\"), so a cascade"
@@ -255,14 +256,12 @@ public record Target(TableInfo info, TablePolicy policy, List<String> setColumns
         return info.columns().stream().map(ColumnInfo::name).filter(n -> dialect.sameColumn(written, n)).findFirst();
     }
 
-    /** Secret identifiers are matched by column name without case: a false refusal beats a leak. */
-    private static Set<String> secretColumns(Policy policy, TableInfo info) {
+    /** The table's columns that are secret (Secrets: by column name, without case). */
+    private static Set<String> secretColumns(Secrets secrets, TableInfo info) {
         Set<String> out = new LinkedHashSet<>();
-        for (QualifiedName secret : policy.secrets().keySet()) {
-            for (ColumnInfo col : info.columns()) {
-                if (col.name().toLowerCase(Locale.ROOT).equals(secret.last().text().toLowerCase(Locale.ROOT))) {
-                    out.add(col.name());
-                }
+        for (ColumnInfo col : info.columns()) {
+            if (secrets.isSecret(col.name())) {
+                out.add(col.name());
             }
         }
         return out;

@@ -9,21 +9,19 @@ import dev.llmsafe.dialect.Watchdog;
 import dev.llmsafe.dryrun.Proposal;
 import dev.llmsafe.plan.Parameter;
 import dev.llmsafe.policy.Policy;
-import dev.llmsafe.policy.QualifiedName;
 import dev.llmsafe.sql.Analysis;
 import dev.llmsafe.sql.LexSettings;
 import dev.llmsafe.sql.ReadFunctions;
 import dev.llmsafe.sql.SecretCheck;
+import dev.llmsafe.sql.Secrets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
@@ -62,7 +60,7 @@ final class Guard {
     private final String proposer;
     private final Allowlist allowlist;
     private final Holds holds;
-    private final Map<String, String> secretColumns = new HashMap<>();
+    private final Secrets secrets;
     private final UserDefinitions userDefinitions;
 
     /**
@@ -80,9 +78,7 @@ final class Guard {
         this.proposer = proposer;
         this.allowlist = new Allowlist(dialect, policy, exec);
         this.userDefinitions = new UserDefinitions(dialect, exec);
-        for (Map.Entry<QualifiedName, String> s : policy.secrets().entrySet()) {
-            secretColumns.put(s.getKey().last().text().toLowerCase(Locale.ROOT), s.getKey() + ", which is " + s.getValue());
-        }
+        this.secrets = Secrets.of(policy, dialect.sqlDialect());
         this.exec = exec;
         this.application = application;
     }
@@ -253,7 +249,7 @@ final class Guard {
 
     /** R2 for metadata: whether a column name is one of the policy's secret columns. */
     boolean isSecretColumn(String column) {
-        return column != null && secretColumns.containsKey(column.toLowerCase(Locale.ROOT));
+        return secrets.isSecret(column);
     }
 
     /**
@@ -261,11 +257,11 @@ final class Guard {
      * column: the name as a word, in any case, quoted or not.
      */
     boolean mentionsSecretColumn(String text) {
-        if (text == null || secretColumns.isEmpty()) {
+        if (text == null || secrets.isEmpty()) {
             return false;
         }
         String t = text.toLowerCase(Locale.ROOT);
-        for (String secret : secretColumns.keySet()) {
+        for (String secret : secrets.names()) {
             for (int at = t.indexOf(secret); at >= 0; at = t.indexOf(secret, at + 1)) {
                 int after = at + secret.length();
                 if ((at == 0 || !identifierChar(t.charAt(at - 1))) && (after == t.length()
@@ -384,13 +380,13 @@ final class Guard {
 
     /** R2 by result column: SELECT * returns a secret column under its own name. */
     void checkColumns(ResultSet rs) throws SQLException {
-        if (secretColumns.isEmpty()) {
+        if (secrets.isEmpty()) {
             return;
         }
         ResultSetMetaData md = rs.getMetaData();
         for (int i = 1; i <= md.getColumnCount(); i++) {
             for (String name : new String[] {md.getColumnName(i), md.getColumnLabel(i)}) {
-                String secret = name == null ? null : secretColumns.get(name.toLowerCase(Locale.ROOT));
+                String secret = secrets.of(name).map(Secrets.Secret::described).orElse(null);
                 if (secret != null) {
                     try {
                         rs.close();

@@ -6,9 +6,6 @@ import dev.llmsafe.policy.Policy;
 import dev.llmsafe.policy.QualifiedName;
 import java.sql.SQLException;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -33,12 +30,13 @@ public final class SecretCheck {
                     + " (a table or alias used as a value, or " + name + ".* inside an expression), which would"
                     + " carry every column, secret ones included. Name the columns you need instead.");
         }
-        for (Map.Entry<QualifiedName, String> secret : policy.secrets().entrySet()) {
-            String name = secretName(secret.getKey(), analysis.settings().dialect());
+        Secrets secrets = Secrets.of(policy, analysis.settings().dialect());
+        for (String name : secrets.names()) {
             if (analysis.identifiers().contains(name)) {
-                throw new RefusedException(Refusal.DENIED_IDENTIFIER, "the statement names " + secret.getKey()
-                        + ", which is " + secret.getValue() + " and is never read or written through this"
-                        + " connection, whatever alias it is given. Leave it out of the statement.");
+                Secrets.Secret secret = secrets.of(name).orElseThrow();
+                throw new RefusedException(Refusal.DENIED_IDENTIFIER, "the statement names " + secret.described()
+                        + " and is never read or written through this connection, whatever alias it is given. Leave"
+                        + " it out of the statement.");
             }
         }
     }
@@ -61,10 +59,7 @@ public final class SecretCheck {
         if (policy.secrets().isEmpty() || analysis.starTables().isEmpty()) {
             return;
         }
-        Map<String, QualifiedName> secrets = new HashMap<>();
-        for (QualifiedName s : policy.secrets().keySet()) {
-            secrets.put(secretName(s, analysis.settings().dialect()), s);
-        }
+        Secrets secrets = Secrets.of(policy, analysis.settings().dialect());
         for (QualifiedName table : analysis.starTables()) {
             Optional<Collection<String>> found = columns.of(table);
             if (found.isEmpty()) {
@@ -73,22 +68,14 @@ public final class SecretCheck {
                         + " columns cannot be checked against the secrets. Name the columns you need instead.");
             }
             for (String column : found.get()) {
-                QualifiedName secret = secrets.get(secretName(column, analysis.settings().dialect()));
-                if (secret != null) {
+                Optional<Secrets.Secret> secret = secrets.of(column);
+                if (secret.isPresent()) {
                     throw new RefusedException(Refusal.DENIED_IDENTIFIER, "the statement reads every column of " + table
                             + " by position (a *, " + table + ".*, a column alias list, NATURAL JOIN or TABLE), and " + table
-                            + " has the secret column " + column + " (" + policy.secrets().get(secret) + "), which"
+                            + " has the secret column " + column + " (" + secret.get().reason() + "), which"
                             + " would come back under another name. Name the columns you need, leaving it out.");
                 }
             }
         }
-    }
-
-    private static String secretName(QualifiedName secret, SqlDialect dialect) {
-        return secretName(secret.last().text(), dialect);
-    }
-
-    private static String secretName(String column, SqlDialect dialect) {
-        return Identifiers.truncated(column.toLowerCase(Locale.ROOT), dialect);
     }
 }
