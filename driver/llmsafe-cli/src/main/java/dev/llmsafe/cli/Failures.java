@@ -1,7 +1,7 @@
 package dev.llmsafe.cli;
 
 import dev.llmsafe.RefusedException;
-import dev.llmsafe.check.EnvironmentCheck;
+import dev.llmsafe.dialect.Dialects;
 import dev.llmsafe.policy.ConfigException;
 import java.io.PrintWriter;
 import java.sql.SQLException;
@@ -37,7 +37,7 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
             status = Main.ERROR;
             code = "DATABASE";
             message = "the database could not be used: " + oneLine(s.getMessage()) + (s.getSQLState() == null ? ""
-                    : " (SQLState " + s.getSQLState() + ")") + (EnvironmentCheck.deniedPrivilege(s)
+                    : " (SQLState " + s.getSQLState() + ")") + (Dialects.isPrivilegeDenied(s)
                     ? ". The credential of that connection lacks a privilege: grant it as samples/roles shows for its"
                     + " role"
                     : ". Check that the server is up and the URL, user and password in the configuration are right")

@@ -8,6 +8,7 @@ import dev.llmsafe.check.CheckReport.State;
 import dev.llmsafe.check.CheckReport.StoreStatus;
 import dev.llmsafe.check.CheckReport.TableStatus;
 import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.Dialects;
 import dev.llmsafe.dialect.TableInfo;
 import dev.llmsafe.policy.ConnectionSettings;
 import dev.llmsafe.policy.QualifiedName;
@@ -267,24 +268,8 @@ public final class EnvironmentCheck {
     static boolean refusedForPrivilege(SQLException e) {
         String state = String.valueOf(e.getSQLState());
         String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
-        return deniedPrivilege(e) || state.equals("25006") || e.getErrorCode() == 1792
+        return Dialects.isPrivilegeDenied(e) || state.equals("25006") || e.getErrorCode() == 1792
                 || m.contains("readonly") || m.contains("read-only") || m.contains("permission denied");
-    }
-
-    /**
-     * Whether the database refused a privilege to the credential, not a connection that failed:
-     * PostgreSQL's 42501, MySQL and MariaDB's command, column and routine denials (1142, 1143, 1370),
-     * anywhere in the chain of causes. llmsafe's own refusals, which share 42501, are not the database's.
-     */
-    public static boolean deniedPrivilege(SQLException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException s && !(t instanceof RefusedException)
-                    && ("42501".equals(s.getSQLState()) || s.getErrorCode() == 1142 || s.getErrorCode() == 1143
-                    || s.getErrorCode() == 1370)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** E2: on MySQL and MariaDB, "rows affected" means rows matched only with the driver's default. */

@@ -7,6 +7,7 @@ import dev.llmsafe.check.CheckReport.State;
 import dev.llmsafe.check.CheckReport.TableStatus;
 import dev.llmsafe.dialect.ColumnInfo;
 import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.Dialects;
 import dev.llmsafe.dialect.TableInfo;
 import dev.llmsafe.dryrun.Planner;
 import dev.llmsafe.dryrun.Proposal;
@@ -107,7 +108,7 @@ final class TableProbe {
             return new TableStatus(name, resolved, State.NOT_READY, List.of(PROBE_REFUSED
                     + e.refusal.code() + ": " + e.refusal.detail()), "not probed");
         } catch (SQLException e) {
-            if (!EnvironmentCheck.deniedPrivilege(e)) {
+            if (!Dialects.isPrivilegeDenied(e)) {
                 throw e;
             }
             // One table the credential may not use (a grant forgotten) is that table's finding, not the end of check.
@@ -158,7 +159,7 @@ final class TableProbe {
             // A privilege the server denied (MySQL's 1142 for an UPDATE the role may not run, inside the
             // planner's refusal) is the table's missing grant; any other refusal is the table's finding.
             for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
-                if (t instanceof SQLException cause && EnvironmentCheck.deniedPrivilege(cause)) {
+                if (t instanceof SQLException cause && Dialects.isPrivilegeDenied(cause)) {
                     throw cause;
                 }
             }

@@ -266,18 +266,33 @@ public interface Dialect {
         return false;
     }
 
+    /** The column type for text of any length in a table llmsafe creates (the plan store). */
+    String unboundedText();
+
+    /** A column definition of a 64-bit key the database numbers itself, in a table llmsafe creates. */
+    String identityPrimaryKey(String column);
+
+    /** What follows a CREATE TABLE of llmsafe's own tables (MySQL's engine and character set), or "". */
+    default String tableOptions() {
+        return "";
+    }
+
+    /**
+     * J9: the container a metadata question names (pgjdbc reads the schema and ignores the catalog, the
+     * database; Connector/J reads the catalog, or the schema with databaseTerm=SCHEMA; SQLite has one of each
+     * at most), or null when it names none.
+     */
+    String metadataContainer(String catalog, String schema);
+
+    /** J9: a table as the vendor's metadata names it: {catalog, schema, table}. */
+    String[] metadataName(TableRef ref);
+
     /**
      * Whether an error is the server refusing a statement for lack of a privilege: PostgreSQL's 42501,
      * MySQL's and MariaDB's 1142 (table), 1143 (column) and 1370 (routine); SQLite has no privileges.
      */
     default boolean isPrivilegeDenied(SQLException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException s && ("42501".equals(s.getSQLState()) || s.getErrorCode() == 1142
-                    || s.getErrorCode() == 1143 || s.getErrorCode() == 1370)) {
-                return !(t instanceof dev.llmsafe.RefusedException);
-            }
-        }
-        return false;
+        return Dialects.isPrivilegeDenied(e);
     }
 
     /**

@@ -39,4 +39,22 @@ public final class Dialects {
         }
         throw new SQLException("llmsafe supports PostgreSQL, MySQL, MariaDB and SQLite; this database is " + product);
     }
+
+    /**
+     * Whether the database refused a privilege to the credential, not a connection that failed, anywhere in
+     * the chain of causes: PostgreSQL's 42501, MySQL's and MariaDB's 1142 (table), 1143 (column) and 1370
+     * (routine); SQLite has no privileges. llmsafe's own refusals, which share 42501, are not the database's.
+     * Asked without a dialect by a caller that may not have reached the database far enough to know which it
+     * is (the command line's messages); {@link Dialect#isPrivilegeDenied} is the same answer.
+     */
+    public static boolean isPrivilegeDenied(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && !(t instanceof dev.llmsafe.RefusedException)
+                    && ("42501".equals(s.getSQLState()) || s.getErrorCode() == 1142 || s.getErrorCode() == 1143
+                    || s.getErrorCode() == 1370)) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

@@ -1,11 +1,11 @@
 package dev.llmsafe.dialect;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmsafe.Refusal;
 import dev.llmsafe.policy.Identifier;
 import dev.llmsafe.policy.QualifiedName;
 import dev.llmsafe.sql.LexSettings;
 import dev.llmsafe.sql.SqlDialect;
-import com.fasterxml.jackson.databind.JsonNode;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -49,6 +49,31 @@ final class MysqlDialect implements Dialect {
     @Override
     public SqlDialect sqlDialect() {
         return SqlDialect.MYSQL;
+    }
+
+    @Override
+    public String unboundedText() {
+        return "LONGTEXT";
+    }
+
+    @Override
+    public String identityPrimaryKey(String column) {
+        return column + " BIGINT AUTO_INCREMENT PRIMARY KEY";
+    }
+
+    @Override
+    public String tableOptions() {
+        return " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
+    }
+
+    @Override
+    public String metadataContainer(String catalog, String schema) {
+        return catalog != null ? catalog : schema;
+    }
+
+    @Override
+    public String[] metadataName(TableRef ref) {
+        return new String[] {ref.schema(), null, ref.name()};
     }
 
     @Override

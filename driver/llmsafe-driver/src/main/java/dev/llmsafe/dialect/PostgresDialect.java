@@ -1,12 +1,12 @@
 package dev.llmsafe.dialect;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmsafe.Refusal;
 import dev.llmsafe.policy.Identifier;
 import dev.llmsafe.policy.QualifiedName;
 import dev.llmsafe.sql.LexSettings;
 import dev.llmsafe.sql.SqlDialect;
 import java.sql.Array;
-import com.fasterxml.jackson.databind.JsonNode;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -47,6 +47,26 @@ final class PostgresDialect implements Dialect {
     @Override
     public SqlDialect sqlDialect() {
         return SqlDialect.POSTGRESQL;
+    }
+
+    @Override
+    public String unboundedText() {
+        return "TEXT";
+    }
+
+    @Override
+    public String identityPrimaryKey(String column) {
+        return column + " BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY";
+    }
+
+    @Override
+    public String metadataContainer(String catalog, String schema) {
+        return schema;
+    }
+
+    @Override
+    public String[] metadataName(TableRef ref) {
+        return new String[] {null, ref.schema(), ref.name()};
     }
 
     @Override

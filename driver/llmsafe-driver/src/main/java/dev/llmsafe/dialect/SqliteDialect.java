@@ -55,6 +55,26 @@ final class SqliteDialect implements Dialect {
     }
 
     @Override
+    public String unboundedText() {
+        return "TEXT";
+    }
+
+    @Override
+    public String identityPrimaryKey(String column) {
+        return column + " INTEGER PRIMARY KEY AUTOINCREMENT";
+    }
+
+    @Override
+    public String metadataContainer(String catalog, String schema) {
+        return schema != null ? schema : catalog;
+    }
+
+    @Override
+    public String[] metadataName(TableRef ref) {
+        return new String[] {null, null, ref.name()};
+    }
+
+    @Override
     public LexSettings lexSettings(Connection c) {
         return LexSettings.sqlite();
     }

@@ -13,6 +13,12 @@
  * which cancels a statement from the client a little after its bound where the server would not (R5, D6),
  * and {@link dev.llmsafe.dialect.Connections}, which takes a connection in an unknown state out of its pool.
  *
+ * <p>Every other difference between the databases is a method of {@code Dialect} too, so that a fourth
+ * database touches this package (and the lexer) only: the DDL of llmsafe's own tables (the plan store),
+ * the catalog and schema a metadata question names (J9), whether an error is a denied privilege
+ * ({@link dev.llmsafe.dialect.Dialects#isPrivilegeDenied}). ArchitectureTest refuses a new switch on the
+ * database outside {@code dialect} and {@code sql}.
+ *
  * <p>Primary keys are found again by the values read from them, each bound back exactly as the
  * column's own type ({@link dev.llmsafe.dialect.KeyBinding}, J11); a value reads the same in text and
  * binary transfer.

@@ -218,12 +218,7 @@ final class Guard {
         if (table == null) {
             return Optional.empty();
         }
-        // pgjdbc ignores the catalog (the database) and Connector/J the schema, unless databaseTerm says so.
-        String container = switch (dialect.sqlDialect()) {
-            case POSTGRESQL -> schema;
-            case MYSQL -> catalog != null ? catalog : schema;
-            case SQLITE -> schema != null ? schema : catalog;
-        };
+        String container = dialect.metadataContainer(catalog, schema);
         Optional<TableRef> ref;
         if (container == null) {
             ref = allowlist.allowedByName(table);
@@ -240,11 +235,7 @@ final class Guard {
     }
 
     private String[] asNamed(TableRef ref) {
-        return switch (dialect.sqlDialect()) {
-            case POSTGRESQL -> new String[] {null, ref.schema(), ref.name()};
-            case MYSQL -> new String[] {ref.schema(), null, ref.name()};
-            case SQLITE -> new String[] {null, null, ref.name()};
-        };
+        return dialect.metadataName(ref);
     }
 
     /** R2 for metadata: whether a column name is one of the policy's secret columns. */

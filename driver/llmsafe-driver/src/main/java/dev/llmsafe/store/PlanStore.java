@@ -2,10 +2,10 @@ package dev.llmsafe.store;
 
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
+import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.Dialects;
 import dev.llmsafe.plan.Plan;
 import dev.llmsafe.plan.PlanSink;
-import dev.llmsafe.sql.SqlDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -36,7 +36,7 @@ public final class PlanStore implements PlanSink {
     private final Seals seals;
     private final Duration expiry;
     private final Clock clock;
-    private volatile SqlDialect dialect;
+    private volatile Dialect dialect;
 
     /**
      * @param source connections to the store's database, with the store's own credential
@@ -65,7 +65,7 @@ public final class PlanStore implements PlanSink {
      */
     public int migrate() throws SQLException {
         try (Connection c = source.getConnection()) {
-            SqlDialect d = dialect(c);
+            Dialect d = dialect(c);
             int version = readVersion(c).orElse(-1);
             if (version < 0) {
                 execute(c, StoreSchema.versionTable(d));
@@ -415,10 +415,10 @@ public final class PlanStore implements PlanSink {
 
     // ---- helpers ----
 
-    private SqlDialect dialect(Connection c) throws SQLException {
-        SqlDialect d = dialect;
+    private Dialect dialect(Connection c) throws SQLException {
+        Dialect d = dialect;
         if (d == null) {
-            d = Dialects.of(c, null).sqlDialect();
+            d = Dialects.of(c, null);
             dialect = d;
         }
         return d;

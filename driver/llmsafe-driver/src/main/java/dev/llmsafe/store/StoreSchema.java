@@ -1,6 +1,6 @@
 package dev.llmsafe.store;
 
-import dev.llmsafe.sql.SqlDialect;
+import dev.llmsafe.dialect.Dialect;
 import java.util.List;
 
 /**
@@ -21,35 +21,27 @@ final class StoreSchema {
     private StoreSchema() {
     }
 
-    static String versionTable(SqlDialect d) {
-        return "CREATE TABLE " + VERSION + " (version INT NOT NULL)" + engine(d);
+    static String versionTable(Dialect d) {
+        return "CREATE TABLE " + VERSION + " (version INT NOT NULL)" + d.tableOptions();
     }
 
     /** The statements that bring the store from version {@code v - 1} to {@code v}. */
-    static List<String> migration(int v, SqlDialect d) {
+    static List<String> migration(int v, Dialect d) {
         if (v == 1) {
-            String text = d == SqlDialect.MYSQL ? "LONGTEXT" : "TEXT";
-            String auditId = switch (d) {
-                case POSTGRESQL -> "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY";
-                case MYSQL -> "id BIGINT AUTO_INCREMENT PRIMARY KEY";
-                case SQLITE -> "id INTEGER PRIMARY KEY AUTOINCREMENT";
-            };
+            String text = d.unboundedText();
+            String auditId = d.identityPrimaryKey("id");
             return List.of(
                     "CREATE TABLE " + PLANS + " (id VARCHAR(36) PRIMARY KEY, created_at VARCHAR(40) NOT NULL,"
                             + " proposer VARCHAR(200) NOT NULL, status VARCHAR(20) NOT NULL, plan_json " + text
                             + " NOT NULL, checksum VARCHAR(64) NOT NULL, seal VARCHAR(64), approved_by VARCHAR(200),"
                             + " approved_at VARCHAR(40), approval_seal VARCHAR(64), applied_by VARCHAR(200),"
-                            + " finished_at VARCHAR(40), outcome " + text + ")" + engine(d),
+                            + " finished_at VARCHAR(40), outcome " + text + ")" + d.tableOptions(),
                     "CREATE INDEX llmsafe_plans_status ON " + PLANS + " (status, created_at)",
                     "CREATE TABLE " + AUDIT + " (" + auditId + ", plan_id VARCHAR(36) NOT NULL,"
                             + " at VARCHAR(40) NOT NULL, actor VARCHAR(200) NOT NULL, action VARCHAR(20) NOT NULL,"
-                            + " outcome VARCHAR(20) NOT NULL, detail " + text + ")" + engine(d),
+                            + " outcome VARCHAR(20) NOT NULL, detail " + text + ")" + d.tableOptions(),
                     "CREATE INDEX llmsafe_audit_plan ON " + AUDIT + " (plan_id, id)");
         }
         throw new IllegalArgumentException("no migration to version " + v);
-    }
-
-    private static String engine(SqlDialect d) {
-        return d == SqlDialect.MYSQL ? " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4" : "";
     }
 }
