@@ -13,7 +13,6 @@ import dev.llmsafe.dialect.TableInfo;
 import dev.llmsafe.policy.ConnectionSettings;
 import dev.llmsafe.policy.QualifiedName;
 import dev.llmsafe.policy.TablePolicy;
-import dev.llmsafe.sql.SqlDialect;
 import dev.llmsafe.store.PlanStore;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -165,8 +164,9 @@ public final class EnvironmentCheck {
                         + " plan is refused (PLAN_UNSEALED).");
         notes.add("Actor names (--as) are taken at their word: they are recorded, and the proposer is refused as"
                 + " approver, but they are not an authorisation boundary. The boundary is the apply credential.");
-        if (dialect.sqlDialect() == SqlDialect.MYSQL) {
-            notes.add(rowsAffected(tables));
+        Optional<String> rowsChanged = dialect.rowsChangedOption();
+        if (rowsChanged.isPresent()) {
+            notes.add(rowsAffected(tables, rowsChanged.get()));
         }
         boolean ready = store.exists() && tables.stream().noneMatch(t -> t.state() == State.NOT_READY);
         return new CheckReport(dialect.product(), tables, store, guards, notes, ready);
@@ -273,7 +273,7 @@ public final class EnvironmentCheck {
     }
 
     /** E2: on MySQL and MariaDB, "rows affected" means rows matched only with the driver's default. */
-    private String rowsAffected(List<TableStatus> tables) {
+    private String rowsAffected(List<TableStatus> tables, String rowsChanged) {
         try {
             Dialect dialect = deployment.dialect();
             TablePolicy tp = deployment.config().policy().tables().values().stream()
@@ -303,7 +303,7 @@ public final class EnvironmentCheck {
                 Properties p = new Properties();
                 s.user().ifPresent(u -> p.setProperty("user", u));
                 s.password().ifPresent(pw -> p.setProperty("password", pw.reveal()));
-                String url = s.url() + (s.url().contains("?") ? "&" : "?") + "useAffectedRows=true";
+                String url = s.url() + (s.url().contains("?") ? "&" : "?") + rowsChanged;
                 try (Connection other = DriverManager.getConnection(url, p)) {
                     changed = sameValueUpdate(other, sql);
                 }
@@ -313,10 +313,10 @@ public final class EnvironmentCheck {
             }
             if (matched == 1 && changed == 0) {
                 return "Rows affected are rows matched on the engine's connections (probed: a same-value UPDATE reports"
-                        + " 1, and 0 with useAffectedRows=true), which is what the dry run compares (D9).";
+                        + " 1, and 0 with " + rowsChanged + "), which is what the dry run compares (D9).";
             }
-            return "Rows affected: a same-value UPDATE reported " + matched + " (and " + changed + " with"
-                    + " useAffectedRows=true); the dry run expects 1. Check the URL's useAffectedRows setting.";
+            return "Rows affected: a same-value UPDATE reported " + matched + " (and " + changed + " with "
+                    + rowsChanged + "); the dry run expects 1. Check the URL's useAffectedRows setting.";
         } catch (SQLException | RuntimeException e) {
             return "Rows affected: could not be established (" + e.getMessage() + ").";
         }

@@ -266,6 +266,15 @@ public interface Dialect {
         return false;
     }
 
+    /**
+     * E2: the URL option with which the driver counts rows changed rather than rows matched, where a driver
+     * can do either (Connector/J's {@code useAffectedRows=true}; the engine pins the other, F09, F10), for
+     * the environment report's probe of what "rows affected" means; empty where there is no such choice.
+     */
+    default Optional<String> rowsChangedOption() {
+        return Optional.empty();
+    }
+
     /** The column type for text of any length in a table llmsafe creates (the plan store). */
     String unboundedText();
 

@@ -52,6 +52,11 @@ final class MysqlDialect implements Dialect {
     }
 
     @Override
+    public Optional<String> rowsChangedOption() {
+        return Optional.of("useAffectedRows=true");
+    }
+
+    @Override
     public String unboundedText() {
         return "LONGTEXT";
     }

@@ -16,8 +16,9 @@
  * <p>Every other difference between the databases is a method of {@code Dialect} too, so that a fourth
  * database touches this package (and the lexer) only: the DDL of llmsafe's own tables (the plan store),
  * the catalog and schema a metadata question names (J9), whether an error is a denied privilege
- * ({@link dev.llmsafe.dialect.Dialects#isPrivilegeDenied}). ArchitectureTest refuses a new switch on the
- * database outside {@code dialect} and {@code sql}.
+ * ({@link dev.llmsafe.dialect.Dialects#isPrivilegeDenied}), the option that makes a driver count rows changed
+ * (check's probe), and what a vendor URL may carry ({@link dev.llmsafe.dialect.VendorUrls}, decided before any
+ * connection). ArchitectureTest refuses a switch on the database outside {@code dialect} and {@code sql}.
  *
  * <p>Primary keys are found again by the values read from them, each bound back exactly as the
  * column's own type ({@link dev.llmsafe.dialect.KeyBinding}, J11); a value reads the same in text and

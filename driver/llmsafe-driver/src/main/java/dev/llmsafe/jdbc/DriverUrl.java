@@ -1,5 +1,6 @@
 package dev.llmsafe.jdbc;
 
+import dev.llmsafe.dialect.VendorUrls;
 import dev.llmsafe.policy.JdbcUrls;
 import dev.llmsafe.sql.SqlDialect;
 import java.net.URLDecoder;
@@ -35,7 +36,8 @@ import java.util.Set;
  *       every {@code ;}-separated statement of a string;</li>
  *   <li>sqlite-jdbc {@code enable_load_extension}: lets SQL load native code.</li>
  * </ul>
- * Option names are compared without case and after URL decoding, as the drivers read them.
+ * Option names are compared without case and after URL decoding, as the drivers read them. Which options
+ * each vendor's URL may not carry is {@link VendorUrls}'s; this class only takes the URL apart.
  */
 final class DriverUrl {
 
@@ -45,13 +47,6 @@ final class DriverUrl {
     static final String CONFIG = "llmsafe.config";
     static final String PROPOSER = "llmsafe.proposer";
     private static final Set<String> OWN = Set.of(CONFIG, PROPOSER);
-
-    private static final Set<String> MYSQL_REMOVED = Set.of("allowmultiqueries", "allowloadlocalinfile",
-            "allowloadlocalinfileinpath", "allowlocalinfile", "allowurlinlocalinfile", "rewritebatchedstatements",
-            "queryinterceptors", "statementinterceptors", "autodeserialize", "useaffectedrows");
-    private static final Set<String> POSTGRES_REMOVED = Set.of("rewritebatchedinserts");
-    private static final Set<String> POSTGRES_SIMPLE_MODES = Set.of("simple", "extendedforprepared");
-    private static final Set<String> SQLITE_REMOVED = Set.of("enable_load_extension");
 
     /**
      * A URL taken apart.
@@ -102,7 +97,7 @@ final class DriverUrl {
 
     /** Strips a real URL and its properties (the URL of a configured read connection, too). */
     static Parsed real(String url, Properties info) throws SQLException {
-        SqlDialect dialect = dialectOf(url);
+        SqlDialect dialect = VendorUrls.dialectOf(url);
         List<String> removed = new ArrayList<>();
         Map<String, String> fromUrl = new LinkedHashMap<>();
         int q = url.indexOf('?');
@@ -118,17 +113,15 @@ final class DriverUrl {
                 String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
                 if (key.toLowerCase(Locale.ROOT).startsWith("llmsafe.")) {
                     putOnce(fromUrl, own(key), value);
-                } else if (removes(dialect, key, value)) {
+                } else if (VendorUrls.removes(dialect, key, value)) {
                     removed.add(key + "=" + value);
                 } else {
                     query.append(query.length() == 0 ? "" : "&").append(pair);
                 }
             }
         }
-        checkBase(dialect, base, query.toString());
-        if (dialect == SqlDialect.MYSQL) {
-            query.append(query.length() == 0 ? "" : "&").append("useAffectedRows=false");
-        }
+        VendorUrls.checkBase(dialect, decode(base), query.toString());
+        VendorUrls.pinned(dialect).ifPresent(pin -> query.append(query.length() == 0 ? "" : "&").append(pin));
         Properties props = new Properties();
         Map<String, String> fromProperties = new LinkedHashMap<>();
         if (info != null) {
@@ -136,7 +129,7 @@ final class DriverUrl {
                 String value = info.getProperty(key);
                 if (key.toLowerCase(Locale.ROOT).startsWith("llmsafe.")) {
                     putOnce(fromProperties, own(key), value);
-                } else if (removes(dialect, key, value)) {
+                } else if (VendorUrls.removes(dialect, key, value)) {
                     removed.add(key + "=" + value);
                 } else {
                     props.setProperty(key, value);
@@ -147,58 +140,9 @@ final class DriverUrl {
         return new Parsed(dialect, realUrl, props, fromUrl, fromProperties, removed);
     }
 
-    /** The byte bound of the reads a connection will serve, asked for only where a property carries it. */
-    @FunctionalInterface
-    interface MaxBytes {
-        long get() throws SQLException;
-    }
-
-    /**
-     * R12: the properties the model's connection is opened with. pgjdbc reads a whole result before it
-     * hands out a row; its {@code maxResultBuffer} makes it stop, and close the connection, once a result
-     * passes the bound (measured on 42.7.14), instead of filling the heap. It is set to twice
-     * {@code policy.read.maxBytes} (its count includes the protocol's own bytes, and a result a little
-     * over the bound is then cut by the guard with a warning instead), unless the URL or the properties
-     * set it themselves; and its {@code adaptiveFetch}, so that the batches it fetches in a transaction
-     * fit it.
-     */
-    static Properties forReads(Parsed p, MaxBytes maxBytes) throws SQLException {
-        if (p.dialect() != SqlDialect.POSTGRESQL || p.realUrl().toLowerCase(Locale.ROOT).contains("maxresultbuffer=")
-                || p.properties().stringPropertyNames().stream().anyMatch(k -> k.equalsIgnoreCase("maxResultBuffer"))) {
-            return p.properties();
-        }
-        Properties out = new Properties();
-        out.putAll(p.properties());
-        out.setProperty("maxResultBuffer", Long.toString(2 * maxBytes.get()));
-        // In a transaction, where pgjdbc fetches in batches, it sizes them to fit that buffer.
-        if (out.stringPropertyNames().stream().noneMatch(k -> k.equalsIgnoreCase("adaptiveFetch"))
-                && !p.realUrl().toLowerCase(Locale.ROOT).contains("adaptivefetch=")) {
-            out.setProperty("adaptiveFetch", "true");
-        }
-        return out;
-    }
-
-    private static SqlDialect dialectOf(String url) throws SQLException {
-        String u = url.toLowerCase(Locale.ROOT);
-        if (u.startsWith("jdbc:postgresql:")) {
-            return SqlDialect.POSTGRESQL;
-        }
-        if (u.startsWith("jdbc:mysql:")) {
-            return SqlDialect.MYSQL;
-        }
-        if (u.startsWith("jdbc:mariadb:")) {
-            // MariaDB Connector/J has options of its own that would defeat the guard (and answers of its own
-            // that the dialect reads), none of them measured: it is refused by name, not left to fail later
-            // with "no driver accepts".
-            throw new SQLException("llmsafe talks to MariaDB through MySQL Connector/J (com.mysql:mysql-connector-j),"
-                    + " not MariaDB Connector/J, whose options it has not measured: write " + redacted("jdbc:mysql:"
-                    + url.substring("jdbc:mariadb:".length())) + " instead of " + redacted(url), "08001");
-        }
-        if (u.startsWith("jdbc:sqlite:")) {
-            return SqlDialect.SQLITE;
-        }
-        throw new SQLException("llmsafe guards PostgreSQL (jdbc:postgresql:), MySQL and MariaDB (jdbc:mysql:) and"
-                + " SQLite (jdbc:sqlite:); this URL names none of them: " + redacted(url), "08001");
+    /** R12: the properties the model's connection is opened with (see {@link VendorUrls#forReads}). */
+    static Properties forReads(Parsed p, VendorUrls.MaxBytes maxBytes) throws SQLException {
+        return VendorUrls.forReads(p.dialect(), p.realUrl(), p.properties(), maxBytes);
     }
 
     /** One of llmsafe's own names, exactly as written: a mistyped or mis-cased one must not fall back to a default. */
@@ -214,42 +158,6 @@ final class DriverUrl {
     private static void putOnce(Map<String, String> map, String key, String value) throws SQLException {
         if (map.putIfAbsent(key, value) != null) {
             throw new SQLException(key + " is given twice; give it once", "08001");
-        }
-    }
-
-    private static boolean removes(SqlDialect dialect, String key, String value) {
-        String k = key.toLowerCase(Locale.ROOT);
-        return switch (dialect) {
-            case MYSQL -> MYSQL_REMOVED.contains(k);
-            case POSTGRESQL -> POSTGRES_REMOVED.contains(k)
-                    || (k.equals("preferquerymode") && POSTGRES_SIMPLE_MODES.contains(value.toLowerCase(Locale.ROOT)));
-            case SQLITE -> SQLITE_REMOVED.contains(k);
-        };
-    }
-
-    /**
-     * Connector/J also reads options inside the host part ({@code //(host=h,allowMultiQueries=true)/db},
-     * {@code address=(...)}): a URL that names a removed option there is refused rather than parsed a
-     * second way. An in-memory SQLite database is private to the connection that opened it, so the dry
-     * run, on a connection of its own, would see another, empty database.
-     */
-    private static void checkBase(SqlDialect dialect, String base, String query) throws SQLException {
-        String b = decode(base).toLowerCase(Locale.ROOT);
-        if (dialect == SqlDialect.MYSQL) {
-            for (String option : MYSQL_REMOVED) {
-                if (b.contains(option)) {
-                    throw new SQLException("the URL sets " + option + " in its host part, an option that would defeat"
-                            + " the guard; remove it", "08001");
-                }
-            }
-        }
-        if (dialect == SqlDialect.SQLITE) {
-            String file = b.substring("jdbc:sqlite:".length());
-            if (file.isEmpty() || file.contains(":memory:")
-                    || java.util.regex.Pattern.compile("(^|[?&])mode=memory(&|$)").matcher(query.toLowerCase(Locale.ROOT)).find()) {
-                throw new SQLException("an in-memory SQLite database belongs to one connection, and the dry run runs on"
-                        + " a connection of its own; use a database file", "08001");
-            }
         }
     }
 
