@@ -116,14 +116,23 @@ final class MariadbPlan {
                 firstHiddenBody = Math.min(firstHiddenBody, Long.parseLong(m.group(1)));
             }
         }
+        // A semi-join materialized (<subqueryN> in select M): select N's tables are printed in M's semi join.
+        java.util.Map<Long, Long> semiJoinedInto = new java.util.HashMap<>();
+        for (Row r : rows) {
+            Matcher m = Pattern.compile("<subquery(\\d+)>").matcher(r.table == null ? "" : r.table);
+            if (m.matches()) {
+                semiJoinedInto.put(Long.parseLong(m.group(1)), r.id);
+            }
+        }
         for (Row r : rows) {
             if (r.table == null || r.table.startsWith("<")) {
                 continue; // no table, or a materialization whose own rows are listed
             }
-            boolean named = refs.stream().anyMatch(f -> f.select == r.id && f.alias.equals(r.table));
+            long into = semiJoinedInto.getOrDefault(r.id, r.id);
+            boolean named = refs.stream().anyMatch(f -> (f.select == r.id || f.select == into) && f.alias.equals(r.table));
             // The body of a view the server materializes is not printed: its selects are numbered after the
             // statement's own (measured), from the first <derivedN> the note prints no select for.
-            boolean inHiddenBody = !printed.contains(r.id) && r.id >= firstHiddenBody;
+            boolean inHiddenBody = !printed.contains(r.id) && !semiJoinedInto.containsKey(r.id) && r.id >= firstHiddenBody;
             if (!named && !inHiddenBody) {
                 throw new Unreadable("the plan reads a table in select #" + r.id + " that the server's rewritten"
                         + " query does not name");

@@ -81,6 +81,8 @@ class MariadbPlanTest {
         cases.put("SELECT o.id FROM orders o LEFT JOIN members m ON m.name = o.status", "orders members");
         cases.put("SELECT o.id FROM orders o, members m WHERE m.id = o.qty", "orders members");
         cases.put("SELECT id FROM orders WHERE id IN (SELECT id FROM hidden)", "orders hidden");
+        // A semi-join materialized: its rows are select #3, its tables printed in select #1's "semi join (...)".
+        cases.put("SELECT id FROM orders WHERE status IN (SELECT token FROM hidden)", "orders hidden");
         cases.put("SELECT id FROM orders o WHERE EXISTS (SELECT 1 FROM hidden h WHERE h.id = o.id)", "orders hidden");
         cases.put("SELECT (SELECT token FROM hidden WHERE id = 1)", "hidden");
         cases.put("SELECT o.id, (SELECT max(h.token) FROM hidden h WHERE h.id = o.id) FROM orders o", "orders hidden");
