@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * <p>The note is the server's own printing, but parts of it are the statement's own text: column aliases
  * and identifiers (quoted, backquotes doubled), string literals (escaped), a literal with a character set
  * introducer (printed raw: refused), and the names of CTEs (printed raw: only a plain name is accepted,
- * and only when every backquoted run of the statement is one).
+ * and only when every quoted run of the statement is one).
  */
 final class MariadbPlan {
 
@@ -250,9 +250,14 @@ final class MariadbPlan {
      * (which could end the raw name early in the note) then makes some run not plain, and is refused.
      */
     private static void plainBackquotedRuns(String sql) throws Unreadable {
+        plainRuns(sql, '`');
+        plainRuns(sql, '"'); // names under ANSI_QUOTES
+    }
+
+    private static void plainRuns(String sql, char quote) throws Unreadable {
         int open = -1;
         for (int i = 0; i < sql.length(); i++) {
-            if (sql.charAt(i) == '`') {
+            if (sql.charAt(i) == quote) {
                 if (open < 0) {
                     open = i;
                 } else {
@@ -266,7 +271,7 @@ final class MariadbPlan {
             }
         }
         if (open >= 0) {
-            throw new Unreadable("the statement has a CTE and an unpaired backquote");
+            throw new Unreadable("the statement has a CTE and an unpaired quote of a name");
         }
     }
 
@@ -288,7 +293,9 @@ final class MariadbPlan {
                 }
                 out.add(new Token(Kind.MARKER, m.group(1)));
                 i = m.end();
-            } else if (c == '`') {
+            } else if (c == '`' || c == '"') {
+                // "..." is a name too: the server quotes names so when the session's sql_mode has ANSI_QUOTES
+                // (measured), and prints strings in single quotes in either mode.
                 StringBuilder sb = new StringBuilder();
                 int j = i + 1;
                 while (true) {
@@ -296,9 +303,9 @@ final class MariadbPlan {
                         throw new Unreadable("the server's rewritten query has an unterminated quoted name");
                     }
                     char d = s.charAt(j);
-                    if (d == '`') {
-                        if (j + 1 < n && s.charAt(j + 1) == '`') {
-                            sb.append('`');
+                    if (d == c) {
+                        if (j + 1 < n && s.charAt(j + 1) == c) {
+                            sb.append(c);
                             j += 2;
                             continue;
                         }
@@ -311,7 +318,7 @@ final class MariadbPlan {
                 i = j + 1;
             } else if (c == '\'') {
                 i = string(s, i, out);
-            } else if (c == '@' && i + 1 < n && s.charAt(i + 1) == '`') {
+            } else if (c == '@' && i + 1 < n && (s.charAt(i + 1) == '`' || s.charAt(i + 1) == '"')) {
                 out.add(new Token(Kind.PUNCT, "@"));
                 i++;
             } else if (Character.isDigit(c)) {
