@@ -321,9 +321,9 @@ final class MariadbPlan {
             } else if (c == '@' && i + 1 < n && (s.charAt(i + 1) == '`' || s.charAt(i + 1) == '"')) {
                 out.add(new Token(Kind.PUNCT, "@"));
                 i++;
-            } else if (Character.isDigit(c)) {
+            } else if (c >= '0' && c <= '9') {
                 int j = i;
-                while (j < n && (Character.isLetterOrDigit(s.charAt(j)) || s.charAt(j) == '.')) {
+                while (j < n && s.charAt(j) < 128 && (Character.isLetterOrDigit(s.charAt(j)) || s.charAt(j) == '.')) {
                     j++;
                 }
                 out.add(new Token(Kind.NUMBER, s.substring(i, j)));
