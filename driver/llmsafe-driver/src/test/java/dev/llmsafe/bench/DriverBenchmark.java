@@ -56,6 +56,36 @@ class DriverBenchmark {
         }
     }
 
+    /**
+     * The same on MariaDB (LLMSAFE_TEST_MYSQL_URL), fewer calls, and a third form whose text differs on every
+     * call, so that the guard's per-text caches (the plan check's verdict among them) never answer: what R9's
+     * EXPLAIN EXTENDED and SHOW WARNINGS cost a read the first time its text is seen.
+     */
+    @Test
+    void printPrimaryKeySelectTimesOnMariadb() throws Exception {
+        ScratchDatabase db = dbs.get(Engine.MYSQL);
+        db.execute("CREATE TABLE bench (id INT PRIMARY KEY, status VARCHAR(20) NOT NULL, password_hash VARCHAR(60))",
+                "INSERT INTO bench WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < 1000)"
+                        + " SELECT n, 'packed', md5(n) FROM g", "ANALYZE TABLE bench");
+        Policy policy = Policy.define(p -> p.table("bench", t -> t.impact("x")).secret("password_hash", "a credential"));
+        Path config = Files.createTempFile("llmsafe-bench-", ".json");
+        Files.writeString(config, LlmSafeConfig.builder().connection(ConnectionSettings.of(db.url())).policy(policy)
+                .build().toJson());
+        String guardedUrl = "jdbc:llmsafe:" + db.url().substring("jdbc:".length())
+                + (db.url().contains("?") ? "&" : "?") + "llmsafe.config=" + config;
+        java.util.concurrent.atomic.AtomicLong counter = new java.util.concurrent.atomic.AtomicLong();
+        try {
+            compare("PreparedStatement", db, guardedUrl, ds -> prepared(ds, "SELECT id, status FROM bench WHERE id = ?"), 3,
+                    2_000);
+            compare("Statement        ", db, guardedUrl, ds -> statement(ds, "SELECT id, status FROM bench WHERE id = 500"),
+                    3, 2_000);
+            compare("Statement, new text", db, guardedUrl, ds -> statement(ds, "SELECT id, status FROM bench WHERE id = 500"
+                    + " + 0 * " + counter.incrementAndGet()), 3, 2_000);
+        } finally {
+            Files.deleteIfExists(config);
+        }
+    }
+
     private interface Use {
         void run(HikariDataSource ds) throws Exception;
     }
@@ -68,8 +98,11 @@ class DriverBenchmark {
      * median of the trials' ratios, and the least disturbed trial's medians.
      */
     private static void compare(String what, ScratchDatabase db, String guardedUrl, Use use) throws Exception {
-        int trials = 6;
-        int n = 10_000;
+        compare(what, db, guardedUrl, use, 6, 10_000);
+    }
+
+    private static void compare(String what, ScratchDatabase db, String guardedUrl, Use use, int trials, int n)
+            throws Exception {
         long[] allRaw = new long[trials * n];
         long[] allGuarded = new long[trials * n];
         double[] ratios = new double[trials];
@@ -77,7 +110,7 @@ class DriverBenchmark {
         double bestGuarded = Double.MAX_VALUE;
         for (int t = 0; t < trials; t++) {
             try (HikariDataSource raw = pool(db, db.url()); HikariDataSource guarded = pool(db, guardedUrl)) {
-                for (int i = 0; i < 10_000; i++) {
+                for (int i = 0; i < n; i++) {
                     use.run(raw);
                     use.run(guarded);
                 }
