@@ -31,8 +31,11 @@
 -- got past every guard of llmsafe is still refused by the database; `llmsafe check` proves it with a
 -- DELETE ... WHERE 1 = 0 in a rolled-back transaction (E7). Reads are the larger surface: they are
 -- what an injected instruction reaches first, and exfiltration needs no write.
--- SHOW VIEW: with policy.read.maxCost set, every read is EXPLAINed first, and EXPLAIN of a read through
--- a view needs it (error 1345 without it); on a base table it grants nothing more.
+-- SHOW VIEW: every read is EXPLAINed first (R9's plan check, and the cost gate when policy.read.maxCost
+-- is set), and EXPLAIN of a read through a view needs SHOW VIEW on the view and SELECT on the tables the
+-- view reads (error 1345 otherwise, refused as NOT_GRANTED; measured on MariaDB 10.11.19). Allowlist
+-- those tables too, or allowlist the view only if the role may read them; on a base table SHOW VIEW
+-- grants nothing more.
 CREATE USER {read_role} IDENTIFIED BY '{read_password}';
 GRANT SELECT, SHOW VIEW ON {database}.{read_table} TO {read_role};
 
