@@ -206,9 +206,12 @@ public final class DatabaseTools implements SqlTools, AutoCloseable {
     /** The analysis the guard will also make, to tell a read from a write before either runs. */
     private Analysis analyze(String sql) throws SQLException {
         if (lex == null) {
+            // The dialect first: asking for it may borrow a connection, and holding one meanwhile would
+            // let concurrent first calls take the whole pool and wait for each other.
+            Dialect dialect = source.dialect();
             try (Connection c = source.database().getConnection()) {
-                source.dialect().initConnection(c);
-                lex = source.dialect().lexSettings(c);
+                dialect.initConnection(c);
+                lex = dialect.lexSettings(c);
             }
         }
         return analyzer.analyze(sql, lex);
@@ -348,8 +351,8 @@ public final class DatabaseTools implements SqlTools, AutoCloseable {
 
     @Override
     public SchemaContext schema() throws SQLException {
+        Dialect dialect = source.dialect(); // before borrowing: see analyze
         try (Connection c = source.database().getConnection()) {
-            Dialect dialect = source.dialect();
             dialect.initConnection(c);
             dev.llmsafe.check.SchemaContext s = dev.llmsafe.check.SchemaContext.read(c, dialect, config.policy());
             try {
