@@ -2,6 +2,7 @@ package dev.llmsafe.cli;
 
 import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.jdbc.ReadEstimate;
+import dev.llmsafe.tools.DatabaseTools;
 import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -17,7 +18,7 @@ final class ExplainCommand extends Base {
     @Override
     int execute() throws Exception {
         ReadEstimate e;
-        try (Deployment d = deployment(); DatabaseTools tools = new DatabaseTools(d)) {
+        try (Deployment d = deployment(); DatabaseTools tools = DatabaseTools.over(d)) {
             e = tools.explain(sql);
         }
         if (common.json) {

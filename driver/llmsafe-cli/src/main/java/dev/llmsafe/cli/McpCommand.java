@@ -2,6 +2,7 @@ package dev.llmsafe.cli;
 
 import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.mcp.McpServer;
+import dev.llmsafe.tools.DatabaseTools;
 import java.io.PrintStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +34,7 @@ final class McpCommand extends Base {
         // The server starts and answers whether or not the database is up, and each tool result says
         // what the database answered until it is back: an assistant sees a tool, not a dead process.
         try (Deployment d = new Deployment(config(), java.time.Clock.systemUTC(), true);
-             DatabaseTools tools = new DatabaseTools(d)) {
+             DatabaseTools tools = DatabaseTools.over(d)) {
             LOG.info("llmsafe mcp: serving on stdin/stdout, configuration {}", common.config == null ? "(default)" : common.config);
             new McpServer(tools, proposer, McpServer.DEFAULT_MAX_MESSAGE_BYTES, maxResultBytes).serve(main.stdin, main.stdout == null ? stdout : main.stdout);
             return Main.OK;

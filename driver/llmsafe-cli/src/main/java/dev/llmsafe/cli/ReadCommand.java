@@ -1,7 +1,8 @@
 package dev.llmsafe.cli;
 
 import dev.llmsafe.assembly.Deployment;
-import dev.llmsafe.mcp.ReadResult;
+import dev.llmsafe.tools.DatabaseTools;
+import dev.llmsafe.tools.ReadResult;
 import dev.llmsafe.value.Visible;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ final class ReadCommand extends Base {
         }
         ReadResult r;
         int cap;
-        try (Deployment d = deployment(); DatabaseTools tools = new DatabaseTools(d)) {
+        try (Deployment d = deployment(); DatabaseTools tools = DatabaseTools.over(d)) {
             r = tools.read(sql);
             cap = d.config().policy().read().maxRows();
         }

@@ -1,11 +1,11 @@
 /**
  * The {@code llmsafe} command line (picocli): {@link dev.llmsafe.cli.Main} and one class per command.
- * Commands build what they need from the configuration through {@code check.Deployment} (the four
+ * Commands build what they need from the configuration through {@link dev.llmsafe.assembly.Deployment} (the four
  * connections as small pools): {@code plan}, {@code approve}, {@code apply}, {@code reject},
  * {@code list} and {@code show} on the plan store and the applier; {@code read}, {@code explain} and
- * {@code mcp} through {@code DatabaseTools}, which runs the model's reads and plans through
- * {@link dev.llmsafe.jdbc.LlmSafeDataSource}, the same guard as {@code jdbc:llmsafe:}, and implements
- * the MCP server's {@link dev.llmsafe.mcp.SqlTools}.
+ * {@code mcp} through llmsafe-tools' {@link dev.llmsafe.tools.DatabaseTools} over the deployment, which
+ * runs the model's reads and plans through {@link dev.llmsafe.jdbc.LlmSafeDataSource}, the same guard as
+ * {@code jdbc:llmsafe:}, and implements {@link dev.llmsafe.tools.SqlTools}, what the MCP server calls.
  *
  * <p>Output goes to the command's out and err writers only; exit statuses are {@link dev.llmsafe.cli.Main}'s
  * constants, and {@code Failures} turns every exception into one line (a refusal's code and message, or

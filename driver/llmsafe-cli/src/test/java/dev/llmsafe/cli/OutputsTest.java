@@ -12,6 +12,7 @@ import dev.llmsafe.policy.Policy;
 import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabase;
 import dev.llmsafe.testing.ScratchDatabases;
+import dev.llmsafe.tools.DatabaseTools;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
@@ -103,7 +104,7 @@ class OutputsTest {
                     .append("}}}\n");
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (Deployment d = new Deployment(config(db), Clock.systemUTC()); DatabaseTools tools = new DatabaseTools(d)) {
+        try (Deployment d = new Deployment(config(db), Clock.systemUTC()); DatabaseTools tools = DatabaseTools.over(d)) {
             new McpServer(tools, null, McpServer.DEFAULT_MAX_MESSAGE_BYTES, maxResultBytes)
                     .serve(new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8)), out);
         }

@@ -1,5 +1,6 @@
 package dev.llmsafe.mcp;
 
+import dev.llmsafe.tools.SqlTools;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

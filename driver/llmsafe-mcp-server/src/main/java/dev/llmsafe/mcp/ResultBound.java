@@ -3,6 +3,7 @@ package dev.llmsafe.mcp;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
+import dev.llmsafe.tools.ReadResult;
 import java.nio.charset.StandardCharsets;
 
 /**

@@ -12,6 +12,8 @@ import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.llmsafe.tools.PlanStatus;
+import dev.llmsafe.tools.ReadResult;
 import dev.llmsafe.value.Visible;
 import java.math.BigDecimal;
 import java.math.BigInteger;

@@ -7,8 +7,9 @@
  * Jackson 3, a JSON Schema validator and Reactor for a server that needs none of them; the SDK's
  * client is used in the tests, as the real client nobody here wrote.
  *
- * <p>The database work is behind {@link dev.llmsafe.mcp.SqlTools}, which the engine implements; this
- * package uses only that interface, its records and {@code dev.llmsafe} refusals, and
+ * <p>The database work is behind {@link dev.llmsafe.tools.SqlTools}, defined in llmsafe-tools and
+ * implemented there by {@link dev.llmsafe.tools.DatabaseTools}; this package uses only that interface, its
+ * records and {@code dev.llmsafe} refusals, and
  * {@link dev.llmsafe.value.Visible} to write no raw invisible or bidi character (C5).
  */
 package dev.llmsafe.mcp;

@@ -1,4 +1,4 @@
-package dev.llmsafe.mcp;
+package dev.llmsafe.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

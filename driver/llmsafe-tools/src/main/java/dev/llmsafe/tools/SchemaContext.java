@@ -1,4 +1,4 @@
-package dev.llmsafe.mcp;
+package dev.llmsafe.tools;
 
 import java.util.Objects;
 

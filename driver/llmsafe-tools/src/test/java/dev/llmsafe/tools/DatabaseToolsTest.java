@@ -1,0 +1,118 @@
+package dev.llmsafe.tools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.llmsafe.Refusal;
+import dev.llmsafe.RefusedException;
+import dev.llmsafe.assembly.Assembly;
+import dev.llmsafe.policy.LlmSafeConfig;
+import dev.llmsafe.testing.Engine;
+import dev.llmsafe.testing.ScratchDatabase;
+import dev.llmsafe.testing.ScratchDatabases;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * {@link DatabaseTools#over(javax.sql.DataSource, LlmSafeConfig)}, an application's pool: plans go to the
+ * store the configuration names (its own database when {@code storeConnection} is set) and plan status
+ * reads them there; one instance serves concurrent callers; a malformed or unknown plan id is no plan.
+ */
+class DatabaseToolsTest {
+
+    @RegisterExtension
+    static final ScratchDatabases dbs = new ScratchDatabases();
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static String connection(ScratchDatabase db) throws Exception {
+        return "{\"url\": " + JSON.writeValueAsString(db.url())
+                + (db.user() == null ? "" : ", \"user\": " + JSON.writeValueAsString(db.user()))
+                + (db.password() == null ? "" : ", \"password\": " + JSON.writeValueAsString(db.password())) + "}";
+    }
+
+    private static ScratchDatabase seeded(Engine engine) throws SQLException {
+        ScratchDatabase db = dbs.fresh(engine);
+        db.execute("CREATE TABLE orders (id INT PRIMARY KEY, status VARCHAR(20) NOT NULL)",
+                "INSERT INTO orders VALUES (1, 'packed'), (2, 'packed'), (3, 'shipped')");
+        return db;
+    }
+
+    private static HikariDataSource pool(ScratchDatabase db) {
+        HikariConfig hc = new HikariConfig();
+        hc.setJdbcUrl(db.url());
+        hc.setUsername(db.user());
+        hc.setPassword(db.password());
+        hc.setMaximumPoolSize(3);
+        return new HikariDataSource(hc);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void plansGoToTheStoreConnectionsDatabaseAndPlanStatusReadsThemThere(Engine engine) throws Exception {
+        ScratchDatabase app = seeded(engine);
+        ScratchDatabase storeDb = dbs.fresh(engine);
+        LlmSafeConfig config = LlmSafeConfig.parse("{\"connection\": " + connection(app) + ","
+                + (engine == Engine.POSTGRES ? "\"schema\": \"" + app.name() + "\"," : "")
+                + "\"storeConnection\": " + connection(storeDb) + ","
+                + "\"policy\": {\"allow\": [\"orders\"], \"impact\": {\"orders\": \"Moves money.\"}}}", "test", n -> null);
+        try (HikariDataSource pool = pool(app); HikariDataSource store = pool(storeDb);
+                DatabaseTools tools = DatabaseTools.over(pool, config)) {
+            Assembly.store(store, Optional.of(config), Clock.systemUTC()).migrate();
+            List<String> before = app.snapshot("orders");
+
+            ProposedPlan plan = tools.plan("UPDATE orders SET status = 'shipped' WHERE id = 1", "tester");
+
+            assertThat(plan.card()).startsWith("Plan " + plan.planId() + " is proposed, not applied.");
+            assertThat(ModelText.plan(plan)).isEqualTo(plan.card());
+            assertThat(app.snapshot("orders")).isEqualTo(before);
+            assertThat(storeDb.snapshot("llmsafe_plans")).hasSize(1);
+            Optional<PlanStatus> status = tools.planStatus(plan.planId());
+            assertThat(status).map(PlanStatus::state).contains(PlanStatus.State.PROPOSED);
+            assertThat(ModelText.status(plan.planId(), status)).startsWith("Plan " + plan.planId() + " is proposed.");
+            // Not an id, and an id no plan has: no plan, said so to the model.
+            assertThat(tools.planStatus("not-a-plan")).isEmpty();
+            assertThat(tools.planStatus("00000000-0000-0000-0000-000000000000")).isEmpty();
+            assertThat(ModelText.status("not-a-plan", Optional.empty())).startsWith("No plan has the id not-a-plan.");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void oneInstanceServesConcurrentCallersOnThePool(Engine engine) throws Exception {
+        ScratchDatabase app = seeded(engine);
+        LlmSafeConfig config = LlmSafeConfig.parse("{\"connection\": " + connection(app) + ","
+                + (engine == Engine.POSTGRES ? "\"schema\": \"" + app.name() + "\"," : "")
+                + "\"policy\": {\"allow\": [\"orders\"]}}", "test", n -> null);
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        try (HikariDataSource pool = pool(app); DatabaseTools tools = DatabaseTools.over(pool, config)) {
+            List<Future<ReadResult>> reads = new ArrayList<>();
+            for (int i = 0; i < 24; i++) {
+                reads.add(threads.submit(() -> tools.read("SELECT id, status FROM orders WHERE id = 3")));
+            }
+            for (Future<ReadResult> r : reads) {
+                assertThat(r.get().rows()).containsExactly(List.of(3L, "shipped"));
+            }
+            // A read is refused as such, and a write sent to the read tool never becomes a plan.
+            RefusedException write = catchThrowableOfType(RefusedException.class,
+                    () -> tools.read("UPDATE orders SET status = 'x' WHERE id = 1"));
+            assertThat(write.code()).isEqualTo(Refusal.UNSUPPORTED_STATEMENT);
+            assertThat(ModelText.failure(write)).isEqualTo(write.getMessage()).startsWith("Refused (UNSUPPORTED_STATEMENT): ");
+            assertThat(pool.getHikariPoolMXBean().getTotalConnections()).isLessThanOrEqualTo(3);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+}
