@@ -185,11 +185,11 @@ public interface Dialect {
     /**
      * R8 and R9 in one look before a read: whether the read-only session changed, and the name context
      * where the driver has it for free or it rides in the R8 proof's own round trip (MariaDB and MySQL:
-     * one query for both; SQLite: one pragma read; PostgreSQL 18: the search_path the server reports).
+     * one query for both; PostgreSQL 18: the search_path the server reports).
      *
      * @param changed empty, or what is no longer as {@link #beginReadSession} set it
      * @param nameContext a value that changes whenever {@link #nameContext} may have; empty where it would
-     *     cost a round trip of its own (PostgreSQL before 18, which does not report search_path)
+     *     cost a query of its own (PostgreSQL before 18, which does not report search_path; SQLite)
      */
     record SessionCheck(Optional<String> changed, Optional<String> nameContext) {
     }

@@ -435,17 +435,6 @@ final class SqliteDialect implements Dialect {
         return String.join("", Jdbc.query(c, "PRAGMA database_list", rs -> rs.getString(2) + "=" + rs.getString(3) + "\n"));
     }
 
-    /** R8 and R9 in one pragma read: query_only beside every attached database (main is always one). */
-    @Override
-    public SessionCheck checkReadSession(Connection c, int readMaxRows) throws SQLException {
-        List<String[]> rows = Jdbc.query(c, "SELECT (SELECT query_only FROM pragma_query_only), name, file"
-                + " FROM pragma_database_list ORDER BY seq", rs -> new String[] {rs.getString(1),
-                        rs.getString(2) + "=" + rs.getString(3) + "\n"});
-        String value = rows.isEmpty() ? null : rows.get(0)[0];
-        return new SessionCheck("1".equals(value) ? Optional.empty() : Optional.of("query_only is " + value),
-                Optional.of(String.join("", rows.stream().map(r -> r[1]).toList())));
-    }
-
     @Override
     public boolean isSystemRelation(TableRef ref) {
         String n = ref.name().toLowerCase(Locale.ROOT);

@@ -171,7 +171,7 @@ final class Allowlist {
      *
      * <p>The context is asked ({@link Dialect#nameContext}, a round trip) once per connection, and again
      * only when it may have changed: when the value the R8 look reports with it changes (MariaDB and
-     * MySQL's current database, SQLite's attached databases, PostgreSQL 18's search_path, read before
+     * MySQL's current database, PostgreSQL 18's search_path, read before
      * every read at no extra round trip), when the session was found changed (R8), when the application
      * called setSchema or setCatalog, or always once the vendor connection was handed out. Nothing the
      * guard runs on the read connection can change it in between: a read is a single SELECT whose

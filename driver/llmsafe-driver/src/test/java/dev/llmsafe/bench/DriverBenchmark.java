@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * reads the row and closes, as an application does; the two pools are measured call by call in turn, so
  * that drift hits both alike.
  * Run with {@code mvn -B -ntp -pl driver/llmsafe-driver -am verify -Dtest=DriverBenchmark -Dsurefire.failIfNoSpecifiedTests=false}
- * and LLMSAFE_TEST_POSTGRES_URL and LLMSAFE_TEST_MYSQL_URL set (a database whose URL is not set is skipped).
+ * and LLMSAFE_TEST_POSTGRES_URL and LLMSAFE_TEST_MYSQL_URL set; {@code -Dllmsafe.bench.engines=POSTGRES,SQLITE} picks some.
  */
 class DriverBenchmark {
 
@@ -41,6 +41,9 @@ class DriverBenchmark {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void printPrimaryKeySelectTimes(Engine engine) throws Exception {
+        String only = System.getProperty("llmsafe.bench.engines", "");
+        org.junit.jupiter.api.Assumptions.assumeTrue(only.isEmpty() || only.toUpperCase(java.util.Locale.ROOT)
+                .contains(engine.name()), "not among -Dllmsafe.bench.engines=" + only);
         ScratchDatabase db = dbs.get(engine);
         StringBuilder rows = new StringBuilder("INSERT INTO bench VALUES ");
         for (int i = 1; i <= 1000; i++) {
