@@ -183,6 +183,28 @@ public interface Dialect {
     Optional<String> readSessionChanged(Connection c) throws SQLException;
 
     /**
+     * R8 and R9 in one look before a read: whether the read-only session changed, and the name context
+     * where the driver has it for free or it rides in the R8 proof's own round trip (MariaDB and MySQL:
+     * one query for both; PostgreSQL 18: the search_path the server reports).
+     *
+     * @param changed empty, or what is no longer as {@link #beginReadSession} set it
+     * @param nameContext a value that changes whenever {@link #nameContext} may have; empty where it would
+     *     cost a query of its own (PostgreSQL before 18, which does not report search_path; SQLite)
+     */
+    record SessionCheck(Optional<String> changed, Optional<String> nameContext) {
+    }
+
+    /**
+     * R8 and R9 before a read, in as few round trips as the driver allows (see {@link SessionCheck}).
+     *
+     * @param readMaxRows the row limit the read itself runs with ({@link java.sql.Statement#setMaxRows}),
+     *     for a driver that sets it in the session whenever a statement's differs (Connector/J)
+     */
+    default SessionCheck checkReadSession(Connection c, int readMaxRows) throws SQLException {
+        return new SessionCheck(readSessionChanged(c), Optional.empty());
+    }
+
+    /**
      * Whether {@link #beginReadSession} bounds a read's time on the server. Where it does not (SQLite),
      * the caller cancels a read from the client when it runs past the bound.
      */
@@ -382,7 +404,8 @@ public interface Dialect {
     /**
      * R9: what decides what an unqualified name means in this session (PostgreSQL's effective search
      * path, MySQL's current database, SQLite's attached databases), so that every cache of resolved
-     * names is keyed by it.
+     * names is keyed by it. A round trip: the guard asks it once per connection and again only when
+     * {@link #checkReadSession} reports a change or the session may have changed (see Allowlist).
      */
     String nameContext(Connection c) throws SQLException;
 

@@ -291,6 +291,20 @@ final class PostgresDialect implements Dialect {
         return "on".equals(value) ? Optional.empty() : Optional.of("default_transaction_read_only is " + value);
     }
 
+    /**
+     * R8 and R9 without a round trip where the server reports both: default_transaction_read_only (14
+     * and later) and search_path (18 and later, GUC_REPORT; pgjdbc keeps the last ParameterStatus). On 15
+     * to 17 search_path is not reported (measured: pgjdbc's getParameterStatus("search_path") is null on
+     * 15), so the name context is the one asked when the connection's first read was checked (SPEC.md R9).
+     */
+    @Override
+    public SessionCheck checkReadSession(Connection c, int readMaxRows) throws SQLException {
+        Optional<String> changed = readSessionChanged(c);
+        String searchPath = c.isWrapperFor(org.postgresql.PGConnection.class)
+                ? c.unwrap(org.postgresql.PGConnection.class).getParameterStatus("search_path") : null;
+        return new SessionCheck(changed, Optional.ofNullable(searchPath).map(p -> "search_path=" + p));
+    }
+
     /** R11: measured on PostgreSQL 15 (SPEC.md F33): the server closes the connection, 25P03, then 08003. */
     @Override
     public boolean boundIdleTransactions(Connection c, int holdMs) throws SQLException {

@@ -452,11 +452,7 @@ final class SqliteDialect implements Dialect {
 
     @Override
     public String nameContext(Connection c) throws SQLException {
-        StringBuilder sb = new StringBuilder();
-        for (String d : Jdbc.query(c, "PRAGMA database_list", rs -> rs.getString(2) + "=" + rs.getString(3))) {
-            sb.append(d).append('\n');
-        }
-        return sb.toString();
+        return String.join("", Jdbc.query(c, "PRAGMA database_list", rs -> rs.getString(2) + "=" + rs.getString(3) + "\n"));
     }
 
     @Override

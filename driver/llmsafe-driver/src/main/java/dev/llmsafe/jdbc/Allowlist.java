@@ -49,6 +49,9 @@ final class Allowlist {
     private Map<TableRef, TablePolicy> allowed;
     private Set<TableRef> reachable;
     private String context;
+    private String reported;
+    private boolean contextStale;
+    private boolean askEveryRead;
     private long since;
 
     Allowlist(Dialect dialect, Policy policy, Connection c) {
@@ -83,7 +86,15 @@ final class Allowlist {
      * @throws RefusedException TABLE_NOT_ALLOWED, FORBIDDEN_FUNCTION
      */
     synchronized Set<TableRef> check(Analysis a) throws SQLException {
-        checkContext();
+        return check(a, Optional.empty());
+    }
+
+    /**
+     * {@link #check(Analysis)} with the name context the R8 look before the read brought for free
+     * ({@link Dialect.SessionCheck}), so that a change of it is seen without a round trip of its own.
+     */
+    synchronized Set<TableRef> check(Analysis a, Optional<String> reportedContext) throws SQLException {
+        checkContext(reportedContext);
         Map<TableRef, TablePolicy> allowed = allowedTables();
         Set<TableRef> refs = new LinkedHashSet<>();
         for (QualifiedName name : a.tables()) {
@@ -110,7 +121,7 @@ final class Allowlist {
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
-        checkContext();
+        checkContext(Optional.empty());
         Map<TableRef, TablePolicy> allowed = allowedTables();
         return resolve(new QualifiedName(List.of(exact))).filter(allowed::containsKey);
     }
@@ -157,13 +168,46 @@ final class Allowlist {
     /**
      * R9: what a name means depends on the session's search path, current database or attached
      * databases; every cache here holds for one of them, and is emptied when it changes.
+     *
+     * <p>The context is asked ({@link Dialect#nameContext}, a round trip) once per connection, and again
+     * only when it may have changed: when the value the R8 look reports with it changes (MariaDB and
+     * MySQL's current database, PostgreSQL 18's search_path, read before
+     * every read at no extra round trip), when the session was found changed (R8), when the application
+     * called setSchema or setCatalog, or always once the vendor connection was handed out. Nothing the
+     * guard runs on the read connection can change it in between: a read is a single SELECT whose
+     * functions are allowlisted (R7 refuses set_config, and stored routines in SQL or a procedural
+     * language), USE, SET, RESET, DISCARD and ATTACH are refused as statements, setSchema and setCatalog
+     * to another value are refused (J6), the engine's own session settings name no schema, and a plan's
+     * dry run runs on the engine's own connections (SPEC.md R9).
      */
-    private void checkContext() throws SQLException {
+    private void checkContext(Optional<String> reportedContext) throws SQLException {
+        if (reportedContext.isPresent() && !reportedContext.get().equals(reported)) {
+            reported = reportedContext.get();
+            contextStale = true;
+        }
+        if (context != null && !contextStale && !(askEveryRead && reportedContext.isEmpty())) {
+            return;
+        }
         String now = dialect.nameContext(c);
         if (!now.equals(context)) {
             clear();
             context = now;
         }
+        contextStale = false;
+    }
+
+    /** R9: the name context may have changed (R8 found the session changed, setSchema, setCatalog): asked again. */
+    synchronized void contextMayHaveChanged() {
+        contextStale = true;
+    }
+
+    /**
+     * R9: the vendor connection was handed out (a test's look at the read session), so anything may
+     * change the session around the guard from now on: the context is asked before every read whose R8
+     * look did not bring it.
+     */
+    synchronized void askContextEveryRead() {
+        askEveryRead = true;
     }
 
     private void clear() {

@@ -111,6 +111,11 @@ final class Guard {
         return policy.read().maxRows();
     }
 
+    /** The row limit a read's vendor statement runs with: one past the cap, so that a truncated result says so (R4). */
+    int readMaxRows() {
+        return (int) Math.min(Integer.MAX_VALUE, (long) maxRows() + 1);
+    }
+
     /** R12: a fresh count of the bytes one read hands out. */
     ReadBytes readBytes() {
         return new ReadBytes(policy.read().maxBytes(), dialect, exec);
@@ -134,9 +139,14 @@ final class Guard {
 
     /** R1, R2, R7: what can be checked of a read before it runs; the tables it reads, resolved. */
     Set<TableRef> checkRead(Analysis a) throws SQLException {
+        return checkRead(a, Optional.empty());
+    }
+
+    /** {@link #checkRead(Analysis)} with the name context the R8 look brought, if any (R9). */
+    private Set<TableRef> checkRead(Analysis a, Optional<String> reportedContext) throws SQLException {
         SecretCheck.check(a, policy);
         ReadFunctions.check(a, policy.read().allowFunctions(), userDefinitions.operators(), userDefinitions.functions());
-        Set<TableRef> tables = allowlist.check(a);
+        Set<TableRef> tables = allowlist.check(a, reportedContext);
         SecretCheck.checkStars(a, policy, allowlist::columns);
         return tables;
     }
@@ -159,8 +169,8 @@ final class Guard {
         ResultSet rs;
         try {
             holds.beforeRead();
-            proveReadSession();
-            Set<TableRef> tables = checkRead(a);
+            Optional<String> context = proveReadSession();
+            Set<TableRef> tables = checkRead(a, context);
             explain(a, parameters, tables);
             Watchdog watchdog = engine.watchdog();
             Watchdog.Watch watch = watchdog == null ? null : watchdog.watch(statement);
@@ -186,17 +196,33 @@ final class Guard {
     /**
      * R8: before every read, the session is proven still in the read-only mode the guard set. Should it
      * not be (nothing the guard lets through can change it; this is the last line), it is set again and
-     * the read is refused, so that nothing ever runs outside it.
+     * the read is refused, so that nothing ever runs outside it; the name context is then asked again
+     * (R9). The same look brings the name context where it costs no round trip of its own.
+     *
+     * @return the name context the look reported, if any ({@link Dialect.SessionCheck})
      */
-    private void proveReadSession() throws SQLException {
-        Optional<String> changed = dialect.readSessionChanged(exec);
-        if (changed.isPresent()) {
-            dialect.beginReadSession(exec, policy.read().timeoutMs());
-            throw new RefusedException(Refusal.READ_SESSION_CHANGED, "the read-only session of this connection was"
-                    + " found changed (" + changed.get() + ") before a read; it has been set again and nothing ran."
-                    + " Send the read again, and find what changed the session: no statement through this"
-                    + " connection may.");
+    private Optional<String> proveReadSession() throws SQLException {
+        Dialect.SessionCheck check = dialect.checkReadSession(exec, readMaxRows());
+        Optional<String> changed = check.changed();
+        if (changed.isEmpty()) {
+            return check.nameContext();
         }
+        allowlist.contextMayHaveChanged();
+        dialect.beginReadSession(exec, policy.read().timeoutMs());
+        throw new RefusedException(Refusal.READ_SESSION_CHANGED, "the read-only session of this connection was"
+                + " found changed (" + changed.get() + ") before a read; it has been set again and nothing ran."
+                + " Send the read again, and find what changed the session: no statement through this"
+                + " connection may.");
+    }
+
+    /** R9: setSchema or setCatalog was called: the name context is asked again before the next read. */
+    void nameContextMayHaveChanged() {
+        allowlist.contextMayHaveChanged();
+    }
+
+    /** R9: the vendor read connection was handed out (tests only): the name context is asked before every read. */
+    void vendorConnectionHandedOut() {
+        allowlist.askContextEveryRead();
     }
 
     /**
@@ -313,8 +339,8 @@ final class Guard {
         Dialect.ReadCost cost;
         try {
             holds.beforeRead();
-            proveReadSession();
-            Set<TableRef> tables = checkRead(a);
+            Optional<String> context = proveReadSession();
+            Set<TableRef> tables = checkRead(a, context);
             try {
                 cost = dialect.explainCost(exec, a.text(), NO_PARAMETERS, tables);
                 Optional<Set<TableRef>> planned = cost.relations().isPresent() ? cost.relations()

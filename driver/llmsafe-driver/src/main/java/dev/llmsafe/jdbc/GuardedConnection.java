@@ -116,9 +116,34 @@ final class GuardedConnection extends ReadOnlySessionConnection implements LlmSa
         return engine;
     }
 
-    /** The connection reads run on, for tests in this package that prove the server's own guard. */
+    /**
+     * The connection reads run on, for tests in this package that prove the server's own guard. Handed
+     * out, it can change the session around the guard, so the name context is asked before every read
+     * from then on (R9).
+     */
     Connection readConnectionForTests() {
+        guard.vendorConnectionHandedOut();
         return exec;
+    }
+
+    /** J6 refuses another catalog; whatever the call did, the name context is asked again (R9). */
+    @Override
+    public void setCatalog(String catalog) throws SQLException {
+        try {
+            super.setCatalog(catalog);
+        } finally {
+            guard.nameContextMayHaveChanged();
+        }
+    }
+
+    /** J6 refuses another schema; whatever the call did, the name context is asked again (R9). */
+    @Override
+    public void setSchema(String schema) throws SQLException {
+        try {
+            super.setSchema(schema);
+        } finally {
+            guard.nameContextMayHaveChanged();
+        }
     }
 
     void forget(GuardedStatement<?> s) {

@@ -197,7 +197,7 @@ class GuardedStatement<S extends Statement> extends DelegatingStatement<S> {
         long cap = guard.maxRows();
         boolean callerLimit = maxRows > 0 && maxRows <= cap;
         // One row past the cap is fetched, so that a truncated result can say so (R4).
-        long effective = callerLimit ? maxRows : cap + 1;
+        long effective = callerLimit ? maxRows : guard.readMaxRows();
         if (effective != appliedMaxRows) {
             d().setMaxRows((int) effective);
             appliedMaxRows = effective;

@@ -16,16 +16,18 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Prints, in one run against PostgreSQL, the median time of a 1-row primary-key SELECT through HikariCP
- * over {@code jdbc:llmsafe:} and over the raw URL, and their ratio (target: within 10%, cost gate off).
- * Each sample borrows a connection, prepares, binds, executes, reads the row and closes, as an
- * application does; the two pools are measured call by call in turn, so that drift hits both alike.
+ * Prints, in one run against each database (PostgreSQL, MariaDB or MySQL, SQLite), the median time of a
+ * 1-row primary-key SELECT through HikariCP over {@code jdbc:llmsafe:} and over the raw URL, and their
+ * ratio (target: within 5%, cost gate off). Each sample borrows a connection, prepares, binds, executes,
+ * reads the row and closes, as an application does; the two pools are measured call by call in turn, so
+ * that drift hits both alike.
  * Run with {@code mvn -B -ntp -pl driver/llmsafe-driver -am verify -Dtest=DriverBenchmark -Dsurefire.failIfNoSpecifiedTests=false}
- * and LLMSAFE_TEST_POSTGRES_URL set.
+ * and LLMSAFE_TEST_POSTGRES_URL and LLMSAFE_TEST_MYSQL_URL set; {@code -Dllmsafe.bench.engines=POSTGRES,SQLITE} picks some.
  */
 class DriverBenchmark {
 
@@ -36,21 +38,31 @@ class DriverBenchmark {
         void run() throws Exception;
     }
 
-    @Test
-    void printPrimaryKeySelectTimes() throws Exception {
-        ScratchDatabase db = dbs.get(Engine.POSTGRES);
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void printPrimaryKeySelectTimes(Engine engine) throws Exception {
+        String only = System.getProperty("llmsafe.bench.engines", "");
+        org.junit.jupiter.api.Assumptions.assumeTrue(only.isEmpty() || only.toUpperCase(java.util.Locale.ROOT)
+                .contains(engine.name()), "not among -Dllmsafe.bench.engines=" + only);
+        ScratchDatabase db = dbs.get(engine);
+        StringBuilder rows = new StringBuilder("INSERT INTO bench VALUES ");
+        for (int i = 1; i <= 1000; i++) {
+            rows.append(i == 1 ? "" : ", ").append('(').append(i).append(", 'packed', 'h").append(i).append("')");
+        }
         db.execute("CREATE TABLE bench (id INT PRIMARY KEY, status VARCHAR(20) NOT NULL, password_hash VARCHAR(60))",
-                "INSERT INTO bench SELECT g, 'packed', md5(g::text) FROM generate_series(1, 1000) g", "ANALYZE bench");
+                rows.toString(), engine == Engine.SQLITE ? "ANALYZE" : engine == Engine.MYSQL ? "ANALYZE TABLE bench"
+                        : "ANALYZE bench");
         Policy policy = Policy.define(p -> p.table("bench", t -> t.impact("x")).secret("password_hash", "a credential"));
         Path config = Files.createTempFile("llmsafe-bench-", ".json");
         Files.writeString(config, LlmSafeConfig.builder().connection(ConnectionSettings.of(db.url())).policy(policy)
                 .build().toJson());
-        String guardedUrl = "jdbc:llmsafe:" + db.url().substring("jdbc:".length()) + "&llmsafe.config=" + config;
+        String guardedUrl = "jdbc:llmsafe:" + db.url().substring("jdbc:".length()) + (db.url().contains("?") ? "&" : "?")
+                + "llmsafe.config=" + config;
         String pk = "SELECT id, status FROM bench WHERE id = ?";
         String literal = "SELECT id, status FROM bench WHERE id = 500";
         try {
-            compare("PreparedStatement", db, guardedUrl, ds -> prepared(ds, pk));
-            compare("Statement        ", db, guardedUrl, ds -> statement(ds, literal));
+            compare(engine + " PreparedStatement", db, guardedUrl, ds -> prepared(ds, pk));
+            compare(engine + " Statement        ", db, guardedUrl, ds -> statement(ds, literal));
         } finally {
             Files.deleteIfExists(config);
         }

@@ -13,6 +13,8 @@ import dev.llmsafe.testing.ScratchDatabase;
 import dev.llmsafe.testing.ScratchDatabases;
 import dev.llmsafe.testing.TestRole;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -379,6 +381,87 @@ class NamesTest {
                     .hasMessageNotContaining("service-role-key");
         } finally {
             db.execute("DROP SCHEMA " + other + " CASCADE");
+        }
+    }
+
+    /**
+     * R9: the name context is asked once per connection and kept while nothing can change it. Every way
+     * the guarded connection offers to change it between two reads is refused, and the next read,
+     * prepared before or not, resolves as the first did. A change made around the guard, on the vendor
+     * connection (an application's setSchema or setCatalog on the connection it holds), is followed by
+     * the very next read, a statement prepared before the change included: on MariaDB and MySQL through
+     * the current database the R8 look reads with the read-only flag, on PostgreSQL 15 because a handed
+     * out vendor connection makes the guard ask before every read.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void R9_theNameContextIsKeptUntilItCanChangeAndFollowedWhenItDoes(Engine engine) throws Exception {
+        ScratchDatabase db = dbs.get(engine);
+        guarded(engine, Deployment.ALL_PRIVILEGES);
+        String home = engine == Engine.SQLITE ? "main" : db.name();
+        Guarded g = Guarded.of(db, Policy.define(p -> p.table(home + ".orders")));
+        String other = db.name() + "_ctx";
+        if (engine != Engine.SQLITE) {
+            db.execute(engine == Engine.POSTGRES ? "CREATE SCHEMA " + other : "CREATE DATABASE " + other,
+                    "CREATE TABLE " + other + ".orders (id INT PRIMARY KEY, status VARCHAR(40))",
+                    "INSERT INTO " + other + ".orders VALUES (1, 'service-role-key')");
+        }
+        String read = "SELECT status FROM orders WHERE id = 1";
+        try (Connection c = g.connect(); PreparedStatement early = c.prepareStatement("SELECT status FROM orders WHERE id = ?")) {
+            early.setInt(1, 1);
+            assertThat(ReadTest.rows(c, read)).containsExactly("packed");
+            List<org.assertj.core.api.ThrowableAssert.ThrowingCallable> changes = new ArrayList<>(List.of(
+                    () -> c.setSchema(engine == Engine.SQLITE ? "temp" : other),
+                    () -> c.setCatalog(engine == Engine.SQLITE ? "temp" : other)));
+            List<String> statements = switch (engine) {
+                case POSTGRES -> List.of("SET search_path TO " + other, "SELECT set_config('search_path', '" + other
+                        + "', false)", "RESET search_path", "DISCARD ALL", "SET SESSION AUTHORIZATION DEFAULT");
+                case MYSQL -> List.of("USE " + other, "USE `" + other + "`", "SELECT 1; USE " + other);
+                case SQLITE -> List.of("ATTACH DATABASE ':memory:' AS x", "SELECT 1; ATTACH ':memory:' AS y",
+                        "DETACH DATABASE main");
+            };
+            for (String sql : statements) {
+                changes.add(() -> ReadTest.rows(c, sql));
+            }
+            for (var change : changes) {
+                assertThatThrownBy(change).isInstanceOf(RefusedException.class)
+                        .hasMessageNotContaining("service-role-key");
+                assertThat(ReadTest.rows(c, read)).containsExactly("packed");
+                assertThat(first(early)).isEqualTo("packed");
+            }
+            if (engine == Engine.SQLITE) {
+                return;
+            }
+            // Around the guard: the application's own call on the vendor connection.
+            Connection vendor = ((GuardedConnection) c).readConnectionForTests();
+            if (engine == Engine.POSTGRES) {
+                vendor.setSchema(other);
+            } else {
+                vendor.setCatalog(other);
+            }
+            for (var next : List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(() -> first(early),
+                    () -> ReadTest.rows(c, read))) {
+                assertThatThrownBy(next).isInstanceOfSatisfying(RefusedException.class,
+                        e -> assertThat(e.code()).isIn(Refusal.TABLE_NOT_ALLOWED, Refusal.NOT_GRANTED))
+                        .hasMessageNotContaining("service-role-key");
+            }
+            if (engine == Engine.POSTGRES) {
+                vendor.setSchema(home);
+            } else {
+                vendor.setCatalog(home);
+            }
+            assertThat(first(early)).isEqualTo("packed");
+            assertThat(ReadTest.rows(c, read)).containsExactly("packed");
+        } finally {
+            if (engine != Engine.SQLITE) {
+                db.execute(engine == Engine.POSTGRES ? "DROP SCHEMA " + other + " CASCADE" : "DROP DATABASE " + other);
+            }
+        }
+    }
+
+    private static String first(PreparedStatement ps) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? rs.getString(1) : null;
         }
     }
 
