@@ -24,6 +24,8 @@ class DriverClassPathTest {
         "jakarta.servlet.Servlet",
         "dev.llmsafe.cli.Main", // the operator modules themselves
         "dev.llmsafe.mcp.McpServer",
+        "dev.llmsafe.tools.DatabaseTools",
+        "dev.llmsafe.langchain4j.LlmSafeTools",
     })
     void theDriverRunsWithoutTheOperatorToolsLibraries(String className) {
         assertThat(loadable(className)).as(className + " on the driver's class path").isFalse();
