@@ -10,15 +10,16 @@ import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.springframework.ai.tool.annotation.Tool;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.ai.tool.annotation.ToolParam;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * The agent's tools, on the application's {@link DataSource} ({@code spring.datasource.url} is a
- * {@code jdbc:llmsafe:} URL). They name no llmsafe type and catch nothing: an UPDATE becomes
- * {@code PlanPendingException} and a refused statement {@code RefusedException}, and
- * {@link LlmSafeToolExceptionProcessor} turns either into what the model is shown.
+ * The agent's tools, on the starter's guarded {@code llmsafeDataSource} (the application's own DataSource
+ * stays unguarded). They catch nothing: an UPDATE becomes {@code PlanPendingException} and a refused
+ * statement {@code RefusedException}, and the starter's {@code LlmSafeToolExceptionProcessor} turns either
+ * into what the model is shown.
  */
 @Component
 public class OrderTools {
@@ -26,8 +27,8 @@ public class OrderTools {
     private final JdbcTemplate jdbc;
     private final DataSource dataSource;
 
-    /** @param dataSource the application's pool, over {@code jdbc:llmsafe:} */
-    public OrderTools(DataSource dataSource) {
+    /** @param dataSource the starter's guarded data source (a qualifier: it is not injected by type alone) */
+    public OrderTools(@Qualifier("llmsafeDataSource") DataSource dataSource) {
         this.dataSource = dataSource;
         this.jdbc = new JdbcTemplate(dataSource);
     }

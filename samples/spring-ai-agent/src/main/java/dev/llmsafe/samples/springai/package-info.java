@@ -1,8 +1,7 @@
 /**
- * A Spring AI agent over {@code jdbc:llmsafe:}: the application (its DataSource is the model's
- * connection), {@link dev.llmsafe.samples.springai.OrderTools} (plain JDBC and JdbcTemplate),
- * {@link dev.llmsafe.samples.springai.OrderAgent} (a ChatClient) and
- * {@link dev.llmsafe.samples.springai.LlmSafeToolExceptionProcessor}, the adapter that shows the model
- * llmsafe's cards and refusals. Uses Spring Boot, Spring AI and JDBC, and llmsafe's two exception types.
+ * A Spring AI agent on llmsafe-spring-boot-starter: the application (its own DataSource unguarded),
+ * {@link dev.llmsafe.samples.springai.OrderTools} (plain JDBC and JdbcTemplate on the starter's
+ * {@code llmsafeDataSource}) and {@link dev.llmsafe.samples.springai.OrderAgent} (a ChatClient). Uses
+ * Spring Boot, Spring AI and JDBC.
  */
 package dev.llmsafe.samples.springai;

@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.cli.Main;
+import dev.llmsafe.jdbc.LlmSafeDataSource;
 import dev.llmsafe.jdbc.PlanPendingException;
+import dev.llmsafe.spring.LlmSafeToolExceptionProcessor;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -35,6 +37,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The Spring Boot application, booted with a scripted chat model: what the model is shown for a write
@@ -90,10 +93,18 @@ class OrderAgentTest {
     }
 
     @Test
-    void springsPoolIsHikariOverJdbcLlmsafe() {
+    void theApplicationsOwnDataSourceIsUnguardedAndTheToolsHaveTheStartersGuardedOne() throws SQLException {
         DataSource ds = context.getBean(DataSource.class);
         assertThat(ds).isInstanceOf(HikariDataSource.class);
-        assertThat(((HikariDataSource) ds).getJdbcUrl()).startsWith("jdbc:llmsafe:sqlite:");
+        assertThat(((HikariDataSource) ds).getJdbcUrl()).isEqualTo(PLAIN_URL);
+        assertThat(context.getBean("llmsafeDataSource")).isInstanceOf(LlmSafeDataSource.class);
+        // The application's own INSERT through its JdbcTemplate commits, as it did before llmsafe.
+        context.getBean(JdbcTemplate.class).update("INSERT INTO customers VALUES (3, 'Linus', 'linus@example.com')");
+        try (Connection c = DriverManager.getConnection(PLAIN_URL); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT name FROM customers WHERE id = 3")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).isEqualTo("Linus");
+        }
     }
 
     @Test
@@ -111,15 +122,15 @@ class OrderAgentTest {
                 .contains("UPDATE orders SET status = 'shipped' WHERE id = ? AND status = 'packed'")
                 .contains(IMPACT)
                 .contains("status: 'packed' -> 'shipped'")
-                .contains("the proposer (spring-agent)")
+                .contains("the proposer (assistant)")
                 .contains("llmsafe approve " + id);
         assertThat(answer).isEqualTo(shown);
         // JdbcTemplate wrapped the PlanPendingException in a DataAccessException; the model sees the card only,
-        // exactly as the approver finds it in the store, proposed by the URL's llmsafe.proposer.
+        // exactly as the approver finds it in the store, proposed by the default proposer of LlmSafeDataSource.getConnection().
         Cli show = llmsafe("show", id);
         assertThat(show.status()).as(show.err()).isEqualTo(Main.OK);
         assertThat(show.out()).startsWith(shown).contains("\nStatus: proposed\n")
-                .contains("  spring-agent  propose  done");
+                .contains("  assistant  propose  done");
         assertThat(table()).isEqualTo(before).contains("2|Grace|packed");
     }
 
@@ -145,7 +156,7 @@ class OrderAgentTest {
         // The same statement on the application's DataSource, outside the agent: the model saw exactly the
         // refusal's message.
         RefusedException direct = catchThrowableOfType(RefusedException.class, () -> {
-            try (Connection c = context.getBean(DataSource.class).getConnection(); Statement s = c.createStatement()) {
+            try (Connection c = context.getBean(LlmSafeDataSource.class).getConnection(); Statement s = c.createStatement()) {
                 s.execute("DELETE FROM orders");
             }
         });
@@ -168,7 +179,7 @@ class OrderAgentTest {
     @Test
     void withoutTheAdapterSpringAiWouldFailTheChatOnAPlainJdbcPlan() throws SQLException {
         PlanPendingException pending = catchThrowableOfType(PlanPendingException.class, () -> {
-            try (Connection c = context.getBean(DataSource.class).getConnection(); Statement s = c.createStatement()) {
+            try (Connection c = context.getBean(LlmSafeDataSource.class).getConnection(); Statement s = c.createStatement()) {
                 s.executeUpdate("UPDATE orders SET status = 'cancelled' WHERE id = 4");
             }
         });

@@ -1,4 +1,4 @@
-package dev.llmsafe.samples.springai;
+package dev.llmsafe.spring;
 
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.jdbc.PlanPendingException;
@@ -9,7 +9,7 @@ import org.springframework.ai.tool.execution.ToolExecutionExceptionProcessor;
 
 /**
  * Shows the model llmsafe's answers to a tool's SQL: the confirmation card of a {@link PlanPendingException},
- * the message of a {@link RefusedException}. Declared as a bean, it replaces Spring AI's default processor.
+ * the message of a {@link RefusedException}. The starter declares it as a bean when Spring AI is on the class path, which replaces Spring AI's default processor (an application that declares its own keeps it).
  *
  * <p>Why it is needed: Spring AI 2.0.1's default processor rethrows a tool's checked exception, so a tool
  * written with plain JDBC that meets a pending plan (a {@link java.sql.SQLException}) fails the whole chat
