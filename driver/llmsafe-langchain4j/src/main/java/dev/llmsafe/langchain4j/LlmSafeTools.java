@@ -2,16 +2,11 @@ package dev.llmsafe.langchain4j;
 
 import dev.langchain4j.agent.tool.P;
 import dev.langchain4j.agent.tool.Tool;
-import dev.llmsafe.RefusedException;
 import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.tools.DatabaseTools;
-import dev.llmsafe.tools.ModelText;
+import dev.llmsafe.tools.ModelTools;
 import dev.llmsafe.tools.SqlTools;
-import java.sql.SQLException;
-import java.util.Objects;
 import javax.sql.DataSource;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The model's four database tools as LangChain4j {@code @Tool} methods: {@code sql_read},
@@ -35,13 +30,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class LlmSafeTools implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(LlmSafeTools.class);
-
     /** The proposer plans name when none is given. */
     public static final String DEFAULT_PROPOSER = "assistant";
 
-    private final SqlTools tools;
-    private final String proposer;
+    private final ModelTools tools;
     private final AutoCloseable owned;
 
     /**
@@ -80,11 +72,7 @@ public final class LlmSafeTools implements AutoCloseable {
     }
 
     private LlmSafeTools(SqlTools tools, String proposer, boolean own) {
-        this.tools = Objects.requireNonNull(tools, "tools");
-        if (proposer == null || proposer.isBlank()) {
-            throw new IllegalArgumentException("a proposer name must not be blank");
-        }
-        this.proposer = proposer;
+        this.tools = new ModelTools(tools, proposer);
         this.owned = own && tools instanceof AutoCloseable c ? c : null;
     }
 
@@ -94,18 +82,9 @@ public final class LlmSafeTools implements AutoCloseable {
      * @param sql one SELECT
      * @return the rows as JSON, or the refusal
      */
-    @Tool(name = "sql_read", value = "Run one read-only SQL query (SELECT, or WITH ... SELECT) on the tables this"
-            + " application allows. It runs in a read-only transaction, with a row cap, a time limit and a cost"
-            + " limit; secret columns and system catalogs are refused. Returns the columns and the rows as JSON."
-            + " \"truncated\": true means more rows matched than were returned: narrow the query. A refused query"
-            + " returns the refusal code, the reason and what to do instead. Call sql_schema first to learn the"
-            + " tables.")
-    public String read(@P("One SELECT statement.") String sql) {
-        try {
-            return ModelText.read(tools.read(sql));
-        } catch (SQLException e) {
-            return failed("sql_read", e);
-        }
+    @Tool(name = ModelTools.READ, value = ModelTools.READ_DESCRIPTION)
+    public String read(@P(ModelTools.READ_SQL) String sql) {
+        return tools.read(sql);
     }
 
     /**
@@ -114,20 +93,9 @@ public final class LlmSafeTools implements AutoCloseable {
      * @param sql one UPDATE or DELETE
      * @return the confirmation card with the plan id, or the refusal
      */
-    @Tool(name = "sql_plan", value = "Propose one UPDATE or DELETE. The statement is executed for real inside a"
-            + " transaction that is then rolled back, and every affected row is read before and after, so the"
-            + " result is a confirmation card that shows exactly what would change, and a plan id. Nothing in"
-            + " the database changes: a person must approve the plan and a separate applier must apply it; no"
-            + " tool here can approve or apply. Show the card to the user. INSERT, DDL and everything else are"
-            + " refused with a code and a reason.")
-    public String plan(@P("One UPDATE or DELETE statement.") String sql) {
-        try {
-            String card = ModelText.plan(tools.plan(sql, proposer));
-            LOG.debug("sql_plan proposed a plan for {}", proposer);
-            return card;
-        } catch (SQLException e) {
-            return failed("sql_plan", e);
-        }
+    @Tool(name = ModelTools.PLAN, value = ModelTools.PLAN_DESCRIPTION)
+    public String plan(@P(ModelTools.PLAN_SQL) String sql) {
+        return tools.plan(sql);
     }
 
     /**
@@ -136,14 +104,9 @@ public final class LlmSafeTools implements AutoCloseable {
      * @param planId the id sql_plan returned
      * @return the status, reason and history, or that no plan has that id
      */
-    @Tool(name = "sql_plan_status", value = "Where a plan stands: proposed, approved, applied, failed, rejected or"
-            + " expired, with the reason and what happened to it so far. Takes the plan id that sql_plan returned.")
-    public String planStatus(@P("The plan id that sql_plan returned.") String planId) {
-        try {
-            return ModelText.status(planId, tools.planStatus(planId));
-        } catch (SQLException e) {
-            return failed("sql_plan_status", e);
-        }
+    @Tool(name = ModelTools.PLAN_STATUS, value = ModelTools.PLAN_STATUS_DESCRIPTION)
+    public String planStatus(@P(ModelTools.PLAN_ID) String planId) {
+        return tools.planStatus(planId);
     }
 
     /**
@@ -151,25 +114,9 @@ public final class LlmSafeTools implements AutoCloseable {
      *
      * @return the allowlisted tables as text
      */
-    @Tool(name = "sql_schema", value = "The tables this application allows: columns, types, nullability, comments,"
-            + " keys, relationships, and what changing each table means for the business. Secret columns are"
-            + " left out.")
+    @Tool(name = ModelTools.SCHEMA, value = ModelTools.SCHEMA_DESCRIPTION)
     public String schema() {
-        try {
-            return tools.schema().text();
-        } catch (SQLException e) {
-            return failed("sql_schema", e);
-        }
-    }
-
-    /** A refusal or a database error, as the model reads it; logged without a stack trace. */
-    private static String failed(String tool, SQLException e) {
-        if (e instanceof RefusedException r) {
-            LOG.debug("{} refused: {}", tool, r.code());
-        } else {
-            LOG.debug("{} failed with SQLState {}", tool, e.getSQLState());
-        }
-        return ModelText.failure(e);
+        return tools.schema();
     }
 
     /** Closes what these tools opened (the guard's resources, a store pool), never the application's pool. */
