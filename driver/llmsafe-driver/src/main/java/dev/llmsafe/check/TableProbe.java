@@ -43,11 +43,13 @@ final class TableProbe {
     private final Deployment deployment;
     private final Dialect dialect;
     private final Policy policy;
+    private final Secrets secrets;
 
     TableProbe(Deployment deployment) throws SQLException {
         this.deployment = deployment;
         this.dialect = deployment.dialect();
         this.policy = deployment.config().policy();
+        this.secrets = Secrets.of(policy, dialect.sqlDialect());
     }
 
     TableStatus probe(Connection c, TablePolicy tp) throws SQLException {
@@ -118,15 +120,15 @@ final class TableProbe {
         }
     }
 
-    /** A same-value UPDATE of one real row, through the planner: NO_CHANGE means it ran and rolled back. */
     /** How the planner's NO_CHANGE names the maintained columns that alone would have moved. */
     private static final String MAINTAINED = "update what it maintains itself: ";
 
+    /** A same-value UPDATE of one real row, through the planner: NO_CHANGE means it ran and rolled back. */
     private String dryRun(Connection c, TablePolicy tp, TableInfo info) throws SQLException {
         Optional<ColumnInfo> column = info.columns().stream()
                 .filter(col -> !info.primaryKey().contains(col.name()) && !col.generated() && !col.autoUpdated())
                 .filter(col -> tp.denyWrite().keySet().stream().noneMatch(d -> dialect.sameColumn(d, col.name())))
-                .filter(col -> !Secrets.of(policy, dialect.sqlDialect()).isSecret(col.name()))
+                .filter(col -> !secrets.isSecret(col.name()))
                 .findFirst();
         if (column.isEmpty()) {
             return "no column a dry run could set to itself: not probed";
