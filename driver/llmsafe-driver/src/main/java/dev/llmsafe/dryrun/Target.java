@@ -4,6 +4,7 @@ import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.ColumnInfo;
 import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.PolicyTables;
 import dev.llmsafe.dialect.TableInfo;
 import dev.llmsafe.dialect.TableRef;
 import dev.llmsafe.policy.Identifier;
@@ -92,11 +93,15 @@ public record Target(TableInfo info, TablePolicy policy, List<String> setColumns
         TableInfo info = dialect.table(c, a.target()).orElseThrow(() -> new RefusedException(Refusal.TABLE_NOT_ALLOWED,
                 a.target() + " is not a table this connection can see, so it is not one the policy allows."
                         + " Name an allowlisted table."));
-        TablePolicy tp = allowed(c, dialect, policy, info.ref()).orElseThrow(() -> new RefusedException(
-                Refusal.TABLE_NOT_ALLOWED, info.ref() + " is not in the policy's allowlist (policy.allow), so nothing"
-                        + " may be written there. Add it to policy.allow, with an impact sentence, if it should be."));
+        Map<TableRef, TablePolicy> allowlisted = PolicyTables.resolve(policy, name -> dialect.resolve(c, name));
+        TablePolicy tp = allowlisted.get(info.ref());
+        if (tp == null) {
+            throw new RefusedException(Refusal.TABLE_NOT_ALLOWED, info.ref() + " is not in the policy's allowlist"
+                    + " (policy.allow), so nothing may be written there. Add it to policy.allow, with an impact sentence,"
+                    + " if it should be.");
+        }
         String what = a.kind() == Analysis.Kind.UPDATE ? "UPDATE" : "DELETE";
-        checkTablesRead(c, dialect, policy, a, info.ref(), what);
+        checkTablesRead(c, dialect, allowlisted.keySet(), a, info.ref(), what);
         // R10: a * in a subquery of the write carries a secret by position, as in a read.
         SecretCheck.checkStars(a, policy, name -> dialect.table(c, name)
                 .map(t -> t.columns().stream().map(ColumnInfo::name).toList()));
@@ -196,9 +201,8 @@ public record Target(TableInfo info, TablePolicy policy, List<String> setColumns
      * otherwise reach the card (a SET from another table), or its contents could be probed through the rows
      * that match. Stored routines that query are refused after the volatility check, for the same reason.
      */
-    private static void checkTablesRead(Connection c, Dialect dialect, Policy policy, Analysis a, TableRef target, String what)
-            throws SQLException {
-        Set<TableRef> allowlisted = null;
+    private static void checkTablesRead(Connection c, Dialect dialect, Set<TableRef> allowlisted, Analysis a,
+            TableRef target, String what) throws SQLException {
         for (QualifiedName name : a.tables()) {
             if (name.equals(a.target())) {
                 continue;
@@ -206,13 +210,6 @@ public record Target(TableInfo info, TablePolicy policy, List<String> setColumns
             TableRef ref = dialect.resolve(c, name).orElseThrow(() -> new RefusedException(Refusal.TABLE_NOT_ALLOWED,
                     name + " is not a table this connection can see, so it is not one the policy allows. Name only"
                             + " allowlisted tables in the " + what + "."));
-            if (allowlisted == null) {
-                // The policy's names resolved once per statement, not once per table it reads.
-                allowlisted = new HashSet<>();
-                for (TablePolicy tp : policy.tables().values()) {
-                    dialect.resolve(c, tp.name()).ifPresent(allowlisted::add);
-                }
-            }
             if (!ref.equals(target) && !allowlisted.contains(ref)) {
                 throw new RefusedException(Refusal.TABLE_NOT_ALLOWED, ref + " is read by this " + what + " but is not in"
                         + " the policy's allowlist (policy.allow): its values could reach the card, or be probed"
@@ -265,17 +262,6 @@ public record Target(TableInfo info, TablePolicy policy, List<String> setColumns
             }
         }
         return out;
-    }
-
-    /** The policy entry whose name resolves to this table in this session. */
-    public static Optional<TablePolicy> allowed(Connection c, Dialect dialect, Policy policy, TableRef ref) throws SQLException {
-        for (TablePolicy tp : policy.tables().values()) {
-            Optional<TableRef> resolved = dialect.resolve(c, tp.name());
-            if (resolved.isPresent() && resolved.get().equals(ref)) {
-                return Optional.of(tp);
-            }
-        }
-        return Optional.empty();
     }
 
     private static RefusedException notTransactional(TableInfo info) {

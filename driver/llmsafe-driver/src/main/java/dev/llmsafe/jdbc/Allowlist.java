@@ -4,6 +4,7 @@ import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.ColumnInfo;
 import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.PolicyTables;
 import dev.llmsafe.dialect.TableRef;
 import dev.llmsafe.policy.Identifier;
 import dev.llmsafe.policy.Policy;
@@ -145,11 +146,7 @@ final class Allowlist {
             since = now;
         }
         if (allowed == null) {
-            Map<TableRef, TablePolicy> out = new HashMap<>();
-            for (TablePolicy tp : policy.tables().values()) {
-                resolve(tp.name()).ifPresent(ref -> out.put(ref, tp));
-            }
-            allowed = out;
+            allowed = PolicyTables.resolve(policy, this::resolve);
         }
         return allowed;
     }

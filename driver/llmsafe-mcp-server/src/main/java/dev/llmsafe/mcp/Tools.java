@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmsafe.RefusedException;
+import dev.llmsafe.tools.ModelTools;
 import dev.llmsafe.tools.PlanStatus;
 import dev.llmsafe.tools.ProposedPlan;
 import dev.llmsafe.tools.SchemaContext;
@@ -29,46 +30,30 @@ final class Tools {
 
     private static final Logger LOG = LoggerFactory.getLogger(Tools.class);
 
-    static final String SQL_READ = "sql_read";
-    static final String SQL_PLAN = "sql_plan";
-    static final String SQL_PLAN_STATUS = "sql_plan_status";
-    static final String SQL_SCHEMA = "sql_schema";
+    static final String SQL_READ = ModelTools.READ;
+    static final String SQL_PLAN = ModelTools.PLAN;
+    static final String SQL_PLAN_STATUS = ModelTools.PLAN_STATUS;
+    static final String SQL_SCHEMA = ModelTools.SCHEMA;
 
     /** The key under {@code _meta} of a refused call's result that holds the refusal code, for programs. */
     static final String REFUSAL_META = "dev.llmsafe/refusal";
 
+    // The names and descriptions are ModelTools', so that the model reads the same over MCP as through the
+    // LangChain4j and Spring AI adapters; only the schema tool's format parameter is this server's own.
     private static final List<ToolSpec> SPECS = List.of(
-            new ToolSpec(SQL_READ, "Read rows (guarded)",
-                    "Run one read-only SQL query (SELECT, or WITH ... SELECT) on the tables this server allows. "
-                            + "It runs in a read-only transaction, with a row cap, a time limit and a cost limit; "
-                            + "secret columns and system catalogs are refused. Returns the columns and the rows as "
-                            + "JSON. \"truncated\": true means more rows matched than were returned: narrow the "
-                            + "query. A refused query comes back as an error whose text gives the refusal code, "
-                            + "the reason and what to do instead. Call sql_schema first to learn the tables.",
-                    List.of(ToolSpec.Param.text("sql", "One SELECT statement.", true)),
+            new ToolSpec(SQL_READ, "Read rows (guarded)", ModelTools.READ_DESCRIPTION,
+                    List.of(ToolSpec.Param.text("sql", ModelTools.READ_SQL, true)),
                     ToolSpec.Hints.READ_ONLY, OutputSchemas.read()),
-            new ToolSpec(SQL_PLAN, "Propose a write as a plan",
-                    "Propose one UPDATE or DELETE. The statement is executed for real inside a transaction "
-                            + "that is then rolled back, and every affected row is read before and after, so the "
-                            + "result is a confirmation card that shows exactly what would change, and a plan id. "
-                            + "Nothing in the database changes: a person must approve the plan and a separate "
-                            + "applier must apply it, outside this server; no tool here can approve or apply. "
-                            + "Show the card to the user. INSERT, DDL and everything else are refused with a code "
-                            + "and a reason.",
-                    List.of(ToolSpec.Param.text("sql", "One UPDATE or DELETE statement.", true)),
+            new ToolSpec(SQL_PLAN, "Propose a write as a plan", ModelTools.PLAN_DESCRIPTION,
+                    List.of(ToolSpec.Param.text("sql", ModelTools.PLAN_SQL, true)),
                     // Not read-only: it runs a write (rolled back) and stores a plan. Not destructive, not
                     // idempotent (each call stores a new plan), and it reaches only this database.
                     ToolSpec.Hints.PROPOSES, OutputSchemas.plan()),
-            new ToolSpec(SQL_PLAN_STATUS, "Status of a plan",
-                    "Where a plan stands: proposed, approved, applied, failed, rejected or expired, with the "
-                            + "reason and what happened to it so far. Takes the plan id that sql_plan returned.",
-                    List.of(ToolSpec.Param.text("planId", "The plan id that sql_plan returned.", true)
-                            .lengths(1, 128)),
+            new ToolSpec(SQL_PLAN_STATUS, "Status of a plan", ModelTools.PLAN_STATUS_DESCRIPTION,
+                    List.of(ToolSpec.Param.text("planId", ModelTools.PLAN_ID, true).lengths(1, 128)),
                     ToolSpec.Hints.READ_ONLY, OutputSchemas.status()),
-            new ToolSpec(SQL_SCHEMA, "Database schema",
-                    "The tables this server allows: columns, types, nullability, comments, keys, relationships, "
-                            + "and what changing each table means for the business. Secret columns are left out. "
-                            + "format \"text\" (the default) is for reading; \"json\" gives the same as JSON.",
+            new ToolSpec(SQL_SCHEMA, "Database schema", ModelTools.SCHEMA_DESCRIPTION
+                    + " format \"text\" (the default) is for reading; \"json\" gives the same as JSON.",
                     List.of(ToolSpec.Param.choice("format", "\"text\" (default) or \"json\".", List.of("text", "json"))),
                     ToolSpec.Hints.READ_ONLY, OutputSchemas.schema()));
 
