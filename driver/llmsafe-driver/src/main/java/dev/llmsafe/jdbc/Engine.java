@@ -23,6 +23,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,6 +54,7 @@ final class Engine implements AutoCloseable {
     private final PlanSinkFactory sinks;
     private final Watchdog watchdog;
     private final HoldTimer holdTimer = new HoldTimer();
+    private volatile GuardListener listener = GuardListener.NONE;
     private Planner planner;
     private PlanSink sink;
     private boolean closed;
@@ -65,6 +67,24 @@ final class Engine implements AutoCloseable {
         this.planPool = planPool;
         this.sinks = sinks;
         this.watchdog = dialect.boundsReadTime() ? null : new Watchdog(policy.read().timeoutMs());
+    }
+
+    /** Who is told of reads, plans and refusals (LlmSafeDataSource#setListener). */
+    void listener(GuardListener listener) {
+        this.listener = listener == null ? GuardListener.NONE : listener;
+    }
+
+    /** Tells the listener; a listener's failure is logged, never the caller's. */
+    void tell(Consumer<GuardListener> event) {
+        GuardListener l = listener;
+        if (l == GuardListener.NONE) {
+            return;
+        }
+        try {
+            event.accept(l);
+        } catch (RuntimeException e) {
+            LOG.warn("the GuardListener {} failed; the statement's outcome is unchanged", l.getClass().getName(), e);
+        }
     }
 
     /**

@@ -85,7 +85,17 @@ final class Guard {
 
     /** The analysis, from the verdict cache when this text was seen before; refusals are thrown. */
     Analysis analyze(String sql) throws SQLException {
-        return unchecked("reading the statement", () -> engine.analyzer().analyze(sql, lex));
+        try {
+            return unchecked("reading the statement", () -> engine.analyzer().analyze(sql, lex));
+        } catch (RefusedException e) {
+            throw told(e);
+        }
+    }
+
+    /** The listener is told of a refusal on its way to the caller. */
+    private RefusedException told(RefusedException e) {
+        engine.tell(l -> l.refused(e.code()));
+        return e;
     }
 
     /** A step of an execute method that may fail inside llmsafe. */
@@ -158,7 +168,16 @@ final class Guard {
      * @param statement the vendor statement, which the watchdog may cancel
      */
     ResultSet read(Analysis a, Dialect.Binder parameters, Statement statement, Execution execution) throws SQLException {
-        return unchecked("running a read", () -> readChecked(a, parameters, statement, execution));
+        long start = System.nanoTime();
+        ResultSet rs;
+        try {
+            rs = unchecked("running a read", () -> readChecked(a, parameters, statement, execution));
+        } catch (RefusedException e) {
+            throw told(e);
+        }
+        long nanos = System.nanoTime() - start;
+        engine.tell(l -> l.read(nanos));
+        return rs;
     }
 
     private ResultSet readChecked(Analysis a, Dialect.Binder parameters, Statement statement, Execution execution)
@@ -460,7 +479,16 @@ final class Guard {
      */
     PlanPendingException propose(List<Proposal> proposals) throws SQLException {
         // D17: the settings that change what the statements mean are those of the application's session.
-        return unchecked("planning a write", () -> engine.propose(proposals, proposer, dialect.session(application)));
+        long start = System.nanoTime();
+        PlanPendingException pending;
+        try {
+            pending = unchecked("planning a write", () -> engine.propose(proposals, proposer, dialect.session(application)));
+        } catch (RefusedException e) {
+            throw told(e);
+        }
+        long nanos = System.nanoTime() - start;
+        engine.tell(l -> l.proposed(pending, nanos));
+        return pending;
     }
 
     /**

@@ -39,6 +39,7 @@ public final class LlmSafeDataSource implements DataSource, AutoCloseable {
     private final Policy policy;
     private final PlanSinkFactory sinks;
     private Engine engine;
+    private volatile GuardListener listener = GuardListener.NONE;
     private volatile boolean closed;
 
     /** Guards a data source with a configuration (its policy, readConnection, schema and sealKey apply). */
@@ -94,8 +95,22 @@ public final class LlmSafeDataSource implements DataSource, AutoCloseable {
     private synchronized Engine engine(Connection first) throws SQLException {
         if (engine == null) {
             engine = new Engine(config, policy, Engine.dialect(first, config), Engine.borrowed(target), sinks);
+            engine.listener(listener);
         }
         return engine;
+    }
+
+    /**
+     * Who is told of each read, plan and refusal of this data source's connections, such as metrics
+     * ({@link GuardListener}); replaces the one before. Takes effect for statements that start after it.
+     *
+     * @param listener the listener, or null for none
+     */
+    public synchronized void setListener(GuardListener listener) {
+        this.listener = listener == null ? GuardListener.NONE : listener;
+        if (engine != null) {
+            engine.listener(this.listener);
+        }
     }
 
     /** Refused: the dry run borrows with the wrapped data source's own credential, and reads must match it. */

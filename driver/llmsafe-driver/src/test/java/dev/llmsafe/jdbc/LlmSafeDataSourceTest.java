@@ -107,4 +107,65 @@ class LlmSafeDataSourceTest {
             g.refusedUnchanged(Refusal.STORE_MISSING, () -> s.executeUpdate("UPDATE orders SET status = 'x' WHERE id = 1"));
         }
     }
+
+    /** Counts what the data source tells; a failing one proves that watching changes no outcome. */
+    static final class Counting implements GuardListener {
+        final List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final boolean fails;
+
+        Counting(boolean fails) {
+            this.fails = fails;
+        }
+
+        private void told(String event) {
+            events.add(event);
+            if (fails) {
+                throw new IllegalStateException("a listener that fails");
+            }
+        }
+
+        @Override
+        public void read(long nanos) {
+            told("read" + (nanos > 0 ? "" : " without a time"));
+        }
+
+        @Override
+        public void proposed(PlanPendingException pending, long nanos) {
+            told("plan of " + pending.plan().rowCount() + " row" + (nanos > 0 ? "" : " without a time"));
+        }
+
+        @Override
+        public void refused(Refusal code) {
+            told("refused " + code);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void J12_aListenerIsToldOfEveryReadPlanAndRefusalAndCannotChangeOne(Engine engine) throws SQLException {
+        ScratchDatabase db = database(engine);
+        Guarded g = Guarded.of(db, POLICY);
+        Guarded.MemorySink sink = new Guarded.MemorySink();
+        for (boolean fails : new boolean[] {false, true}) {
+            Counting listener = new Counting(fails);
+            try (HikariDataSource pool = applicationPool(db);
+                    LlmSafeDataSource ds = new LlmSafeDataSource(pool, Optional.empty(), POLICY, (c, p, d) -> sink)) {
+                ds.setListener(listener);
+                try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                    assertThat(ReadTest.rows(c, "SELECT status FROM orders WHERE id = 1")).containsExactly("packed");
+                    // Refused in the analysis, in the read's checks, and in the dry run.
+                    g.refusedUnchanged(Refusal.DENIED_IDENTIFIER, () -> s.executeQuery("SELECT password_hash FROM orders"));
+                    g.refusedUnchanged(Refusal.TABLE_NOT_ALLOWED, () -> s.executeQuery("SELECT * FROM customers"));
+                    g.refusedUnchanged(Refusal.DENIED_WRITE_COLUMN, () -> s.executeUpdate(
+                            "UPDATE orders SET nothing = 'x' WHERE id = 1"));
+                    var before = g.checksum();
+                    assertThatThrownBy(() -> s.executeUpdate("UPDATE orders SET status = 'shipped' WHERE id = 2"))
+                            .isInstanceOf(PlanPendingException.class);
+                    assertThat(g.checksum()).isEqualTo(before);
+                }
+            }
+            assertThat(listener.events).as("failing: " + fails).containsExactly("read", "refused DENIED_IDENTIFIER",
+                    "refused TABLE_NOT_ALLOWED", "refused DENIED_WRITE_COLUMN", "plan of 1 row");
+        }
+    }
 }
