@@ -3,7 +3,8 @@
  * {@link dev.llmsafe.jdbc.LlmSafeDataSource} (any DataSource, guarded),
  * {@link dev.llmsafe.jdbc.PlanPendingException}, what an UPDATE or DELETE becomes, and
  * {@link dev.llmsafe.jdbc.LlmSafeConnection} with {@link dev.llmsafe.jdbc.ReadEstimate}, what a guarded
- * connection offers beyond JDBC. Everything else here is package-private.
+ * connection offers beyond JDBC, and {@link dev.llmsafe.jdbc.GuardListener}, told of every read, plan and
+ * refusal of an LlmSafeDataSource (J12). Everything else here is package-private.
  *
  * <p>The guarded surface is auditable in one place per JDBC type: {@code Guard} makes every decision
  * about a statement; {@code GuardedConnection}, {@code ReadOnlySessionConnection},

@@ -92,6 +92,17 @@ public final class PlanStore implements PlanSink {
         }
     }
 
+    /**
+     * Proves the store usable now: reachable, and at this llmsafe's version.
+     *
+     * @throws SQLException STORE_MISSING saying what to run, or why the database cannot be reached
+     */
+    public void checkReady() throws SQLException {
+        try (Connection c = source.getConnection()) {
+            ready(c);
+        }
+    }
+
     private static Optional<Integer> readVersion(Connection c) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT version FROM " + StoreSchema.VERSION)) {
             return rs.next() ? Optional.of(rs.getInt(1)) : Optional.of(0);

@@ -217,6 +217,21 @@ public final class DatabaseTools implements SqlTools, AutoCloseable {
         return analyzer.analyze(sql, lex);
     }
 
+    /**
+     * Proves, cheaply, that the tools can work now, for a health check: the plan store is reachable and
+     * migrated, and a guarded read runs (the guard proves the read-only session before every read, R8).
+     *
+     * @throws SQLException the first problem found: STORE_MISSING saying what to run, or why the database
+     *     cannot be reached or the read session not proven
+     */
+    public void checkReady() throws SQLException {
+        source.store().checkReady();
+        try (Connection c = guarded.getConnection(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT 1")) {
+            rs.next();
+        }
+    }
+
     @Override
     public ReadResult read(String sql) throws SQLException {
         if (analyze(sql).isWrite()) {
