@@ -40,6 +40,7 @@ public final class LlmSafeDataSource implements DataSource, AutoCloseable {
     private final PlanSinkFactory sinks;
     private Engine engine;
     private volatile GuardListener listener = GuardListener.NONE;
+    private volatile String proposer = "assistant";
     private volatile boolean closed;
 
     /** Guards a data source with a configuration (its policy, readConnection, schema and sealKey apply). */
@@ -59,10 +60,27 @@ public final class LlmSafeDataSource implements DataSource, AutoCloseable {
         this.sinks = sinks;
     }
 
-    /** A guarded connection, borrowed from the wrapped data source; its plans name "assistant" as proposer. */
+    /**
+     * A guarded connection, borrowed from the wrapped data source; its plans name the proposer set with
+     * {@link #setProposer} ("assistant" unless set).
+     */
     @Override
     public Connection getConnection() throws SQLException {
-        return getConnectionFor("assistant");
+        return getConnectionFor(proposer);
+    }
+
+    /**
+     * The proposer that the plans of {@link #getConnection()}'s connections name, as given (T3: not an
+     * authorisation); "assistant" unless set. {@link #getConnectionFor} names its own.
+     *
+     * @param proposer who proposes, as the card will name them
+     * @throws IllegalArgumentException when it is blank
+     */
+    public void setProposer(String proposer) {
+        if (proposer == null || proposer.isBlank()) {
+            throw new IllegalArgumentException("a proposer name must not be blank");
+        }
+        this.proposer = proposer;
     }
 
     /**

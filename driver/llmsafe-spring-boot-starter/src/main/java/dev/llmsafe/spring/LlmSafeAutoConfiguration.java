@@ -63,9 +63,15 @@ public class LlmSafeAutoConfiguration {
         return new LlmSafeDatabase(DatabaseTools.over(primary, config), null);
     }
 
-    /** The model's data source: reads guarded, UPDATE and DELETE made plans. Closed with {@link LlmSafeDatabase}. */
+    /**
+     * The model's data source: reads guarded, UPDATE and DELETE made plans, proposed as {@code llmsafe.proposer}.
+     * Closed with {@link LlmSafeDatabase}.
+     */
     @Bean(name = DATA_SOURCE_BEAN, destroyMethod = "", defaultCandidate = false)
-    LlmSafeDataSource llmsafeDataSource(LlmSafeDatabase database) {
-        return database.guarded();
+    LlmSafeDataSource llmsafeDataSource(LlmSafeDatabase database, LlmSafeProperties properties) {
+        LlmSafeDataSource guarded = database.guarded();
+        // The application's own JDBC tools propose under the same name as the starter's.
+        guarded.setProposer(properties.getProposer());
+        return guarded;
     }
 }

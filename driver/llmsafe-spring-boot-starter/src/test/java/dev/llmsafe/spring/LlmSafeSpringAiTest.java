@@ -2,6 +2,7 @@ package dev.llmsafe.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.assembly.Assembly;
 import dev.llmsafe.jdbc.LlmSafeDataSource;
@@ -23,6 +24,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.model.chat.client.autoconfigure.ChatClientAutoConfiguration;
 import org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration;
@@ -37,7 +40,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The Spring AI beans driven by Spring AI's own tool-calling loop (ChatClient, Spring AI's tool-calling
+ * The Spring AI beans driven by Spring AI's own tool-calling loop on PostgreSQL, MariaDB and SQLite (ChatClient, Spring AI's tool-calling
  * auto-configuration) with a scripted chat model, no network: an UPDATE reaches the model as the card and
  * the plan id, a refused read as the refusal text, an application's own JDBC tool's plan as the card (the
  * exception processor); and without Spring AI on the class path, no Spring AI bean.
@@ -75,24 +78,28 @@ class LlmSafeSpringAiTest {
         }
     }
 
-    ApplicationContextRunner runner(ScratchDatabase db) throws Exception {
-        String json = "{\"connection\": {\"url\": \"" + db.url() + "\"}, \"policy\": {\"allow\": [\"orders\"],"
-                + " \"impact\": {\"orders\": \"Changing an order moves money.\"}}}";
-        Assembly.store(new org.sqlite.SQLiteDataSource() {{ setUrl(db.url()); }},
-                Optional.of(LlmSafeConfig.parse(json, "test", name -> null)), Clock.systemUTC()).migrate();
+    ApplicationContextRunner runner(ScratchDatabase db, Engine engine) throws Exception {
+        String json = LlmSafeAutoConfigurationTest.configFor(db, engine);
+        try (HikariDataSource migrate = new HikariDataSource()) {
+            migrate.setJdbcUrl(db.url());
+            migrate.setUsername(db.user());
+            migrate.setPassword(db.password());
+            Assembly.store(migrate, Optional.of(LlmSafeConfig.parse(json, "test", name -> null)), Clock.systemUTC())
+                    .migrate();
+        }
         Path file = dir.resolve("llmsafe.json");
         Files.writeString(file, json);
+        LlmSafeAutoConfigurationTest.ScratchPool.db = db;
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, LlmSafeAutoConfiguration.class,
                         LlmSafeSpringAiAutoConfiguration.class, ToolCallingAutoConfiguration.class,
                         ChatClientAutoConfiguration.class))
-                .withUserConfiguration(Model.class)
-                .withPropertyValues("spring.datasource.url=" + db.url(), "llmsafe.config=file:" + file,
-                        "llmsafe.proposer=order-agent");
+                .withUserConfiguration(Model.class, LlmSafeAutoConfigurationTest.ScratchPool.class)
+                .withPropertyValues("llmsafe.config=file:" + file, "llmsafe.proposer=order-agent");
     }
 
-    ScratchDatabase orders() throws SQLException {
-        ScratchDatabase db = dbs.fresh(Engine.SQLITE);
+    ScratchDatabase orders(Engine engine) throws SQLException {
+        ScratchDatabase db = dbs.fresh(engine);
         db.execute("CREATE TABLE orders (id INT PRIMARY KEY, status VARCHAR(20) NOT NULL)",
                 "INSERT INTO orders VALUES (1, 'packed'), (2, 'packed')",
                 "CREATE TABLE customers (id INT PRIMARY KEY, email VARCHAR(60) NOT NULL)",
@@ -110,10 +117,11 @@ class LlmSafeSpringAiTest {
         return shown;
     }
 
-    @Test
-    void askedForAnUpdateTheModelIsShownTheCardAndThePlanIdAndNothingChanges() throws Exception {
-        ScratchDatabase db = orders();
-        runner(db).run(ctx -> {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void askedForAnUpdateTheModelIsShownTheCardAndThePlanIdAndNothingChanges(Engine engine) throws Exception {
+        ScratchDatabase db = orders(engine);
+        runner(db, engine).run(ctx -> {
             assertThat(ctx).hasNotFailed();
             List<String> before = db.snapshot("orders");
             ScriptedChatModel model = ctx.getBean(ScriptedChatModel.class);
@@ -136,10 +144,11 @@ class LlmSafeSpringAiTest {
         });
     }
 
-    @Test
-    void aRefusedReadReachesTheModelAsTheRefusalText() throws Exception {
-        ScratchDatabase db = orders();
-        runner(db).run(ctx -> {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aRefusedReadReachesTheModelAsTheRefusalText(Engine engine) throws Exception {
+        ScratchDatabase db = orders(engine);
+        runner(db, engine).run(ctx -> {
             String shown = ask(ctx.getBean(ChatClient.Builder.class), ctx.getBean(ScriptedChatModel.class),
                     ctx.getBean(LlmSafeSpringAiTools.class), "sql_read", "{\"sql\": \"SELECT email FROM customers\"}");
             RefusedException direct = null;
@@ -153,10 +162,11 @@ class LlmSafeSpringAiTest {
         });
     }
 
-    @Test
-    void anApplicationsOwnJdbcToolsPlanReachesTheModelThroughTheExceptionProcessor() throws Exception {
-        ScratchDatabase db = orders();
-        runner(db).run(ctx -> {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void anApplicationsOwnJdbcToolsPlanReachesTheModelThroughTheExceptionProcessor(Engine engine) throws Exception {
+        ScratchDatabase db = orders(engine);
+        runner(db, engine).run(ctx -> {
             assertThat(ctx.getBean(ToolExecutionExceptionProcessor.class)).isInstanceOf(LlmSafeToolExceptionProcessor.class);
             List<String> before = db.snapshot("orders");
             String shown = ask(ctx.getBean(ChatClient.Builder.class), ctx.getBean(ScriptedChatModel.class),
@@ -168,15 +178,16 @@ class LlmSafeSpringAiTest {
                 pending = e;
             }
             assertThat((Object) pending).isNotNull();
-            assertThat(shown).startsWith("Plan ").contains("is proposed, not applied").contains("status: 'packed' -> 'cancelled'");
+            assertThat(shown).startsWith("Plan ").contains("is proposed, not applied").contains("status: 'packed' -> 'cancelled'")
+                    .contains("order-agent");
             assertThat(db.snapshot("orders")).isEqualTo(before);
         });
     }
 
     @Test
     void withoutSpringAiOnTheClassPathThereIsNoSpringAiBeanButTheGuardedDataSource() throws Exception {
-        ScratchDatabase db = orders();
-        runner(db).withClassLoader(new FilteredClassLoader(ChatClient.class, ToolCallback.class)).run(ctx -> {
+        ScratchDatabase db = orders(Engine.SQLITE);
+        runner(db, Engine.SQLITE).withClassLoader(new FilteredClassLoader(ChatClient.class, ToolCallback.class)).run(ctx -> {
             assertThat(ctx).hasNotFailed();
             assertThat(ctx).hasSingleBean(LlmSafeDataSource.class);
             assertThat(ctx).doesNotHaveBean(LlmSafeSpringAiTools.class);
