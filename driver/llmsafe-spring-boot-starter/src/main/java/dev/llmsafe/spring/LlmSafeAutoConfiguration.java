@@ -55,10 +55,14 @@ public class LlmSafeAutoConfiguration {
                 throw e;
             }
         }
-        DataSource primary = dataSources.getIfAvailable();
+        DataSource primary = dataSources.getIfUnique();
         if (primary == null) {
-            throw new IllegalStateException("llmsafe has no database to guard: the application has no primary"
-                    + " DataSource; set spring.datasource.url or llmsafe.datasource.url");
+            throw new IllegalStateException(dataSources.stream().findAny().isPresent()
+                    ? "llmsafe cannot tell which DataSource to guard: the application has several and none is"
+                            + " @Primary; mark the one the model's tools should read @Primary, or give the guard its own"
+                            + " with llmsafe.datasource.url"
+                    : "llmsafe has no database to guard: the application has no primary DataSource; set"
+                            + " spring.datasource.url or llmsafe.datasource.url");
         }
         return new LlmSafeDatabase(DatabaseTools.over(primary, config), null);
     }

@@ -176,6 +176,72 @@ class LlmSafeAutoConfigurationTest {
                 });
     }
 
+    static HikariDataSource sqlitePool(Path file) {
+        HikariDataSource pool = new HikariDataSource();
+        pool.setJdbcUrl("jdbc:sqlite:" + file);
+        return pool;
+    }
+
+    /** Two DataSources of the application's, one of them @Primary. */
+    @Configuration(proxyBeanMethods = false)
+    static class PrimaryAndReporting {
+        static Path dir;
+
+        @Bean
+        @org.springframework.context.annotation.Primary
+        HikariDataSource appPool() {
+            return sqlitePool(dir.resolve("app.db"));
+        }
+
+        @Bean
+        HikariDataSource reportingPool() {
+            return sqlitePool(dir.resolve("reporting.db"));
+        }
+    }
+
+    /** Two DataSources of the application's, neither @Primary. */
+    @Configuration(proxyBeanMethods = false)
+    static class TwoWithoutPrimary {
+        static Path dir;
+
+        @Bean
+        HikariDataSource appPool() {
+            return sqlitePool(dir.resolve("app.db"));
+        }
+
+        @Bean
+        HikariDataSource reportingPool() {
+            return sqlitePool(dir.resolve("reporting.db"));
+        }
+    }
+
+    @Test
+    void withASecondDataSourceTheGuardWrapsThePrimaryAndWithoutOneItSaysWhatToDo() throws Exception {
+        PrimaryAndReporting.dir = dir;
+        TwoWithoutPrimary.dir = dir;
+        try (Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("app.db"));
+                Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE orders (id INT PRIMARY KEY, status VARCHAR(20) NOT NULL)");
+            s.execute("INSERT INTO orders VALUES (1, 'in app.db')");
+        }
+        String location = config("{\"connection\": {\"url\": \"jdbc:sqlite:app.db\"}, \"policy\": {\"allow\": [\"orders\"]}}");
+        runner().withUserConfiguration(PrimaryAndReporting.class).withPropertyValues("llmsafe.config=" + location)
+                .run(ctx -> {
+                    assertThat(ctx).hasNotFailed();
+                    try (Connection c = ctx.getBean(LlmSafeDataSource.class).getConnection(); Statement s = c.createStatement();
+                            var rs = s.executeQuery("SELECT status FROM orders WHERE id = 1")) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getString(1)).isEqualTo("in app.db");
+                    }
+                });
+        runner().withUserConfiguration(TwoWithoutPrimary.class).withPropertyValues("llmsafe.config=" + location)
+                .run(ctx -> {
+                    assertThat(ctx).hasFailed();
+                    assertThat(findCause(ctx.getStartupFailure(), IllegalStateException.class).getMessage())
+                            .contains("several and none is @Primary").contains("llmsafe.datasource.url");
+                });
+    }
+
     @Test
     void theConfigurationMetadataListsTheProperties() throws Exception {
         try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
