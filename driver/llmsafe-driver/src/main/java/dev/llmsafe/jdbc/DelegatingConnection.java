@@ -13,40 +13,23 @@ import java.util.concurrent.Executor;
  * {@link GuardedConnection} (J9). Everything else is in {@link GuardedConnection};
  * {@code WrapperTest} checks the split. Once closed, every method throws.
  */
-abstract class DelegatingConnection implements Connection {
-
-    private final Connection delegate;
-    private volatile boolean closed;
+abstract class DelegatingConnection extends JdbcWrapper<Connection> implements Connection {
 
     DelegatingConnection(Connection delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
-    /** The read connection, or an error once this one is closed. */
-    final Connection d() throws SQLException {
-        if (closed) {
-            throw Wrappers.closed("connection");
-        }
-        return delegate;
-    }
-
-    /** Marks this closed; true the first time. */
-    final boolean markClosed() {
-        boolean was = closed;
-        closed = true;
-        return !was;
-    }
-
-    final boolean closed() {
-        return closed;
+    @Override
+    final SQLException closedError() {
+        return Wrappers.closed("connection");
     }
 
     /** The read connection for client info, whose setters may only throw SQLClientInfoException. */
     final Connection clientInfo() throws SQLClientInfoException {
-        if (closed) {
+        if (closed()) {
             throw new SQLClientInfoException("this connection is closed", "08003", 0, Map.of());
         }
-        return delegate;
+        return delegateForClose();
     }
 
     // @formatter:off

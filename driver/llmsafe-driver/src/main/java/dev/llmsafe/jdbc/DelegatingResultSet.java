@@ -25,25 +25,21 @@ import java.util.Calendar;
  */
 // JDBC's deprecated methods are still methods of the interface, and must be wrapped like the rest.
 @SuppressWarnings("deprecation")
-abstract class DelegatingResultSet implements ResultSet {
+abstract class DelegatingResultSet extends JdbcWrapper<ResultSet> implements ResultSet {
 
-    private final ResultSet delegate;
-    private volatile boolean closed;
     private volatile RefusedException endedWith;
     private boolean pastCap;
     private ReadBytes bytes;
 
     DelegatingResultSet(ResultSet delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
-    /** The vendor result set, or an error once this one is closed. */
-    final ResultSet d() throws SQLException {
-        if (closed) {
-            throw endedWith != null ? new RefusedException(endedWith.code(), endedWith.detail())
-                    : Wrappers.closed("result set");
-        }
-        return delegate;
+    /** Closed by the caller, or by llmsafe (R11), which then says why. */
+    @Override
+    final SQLException closedError() {
+        RefusedException why = endedWith;
+        return why != null ? new RefusedException(why.code(), why.detail()) : Wrappers.closed("result set");
     }
 
     /** R11: from now on every method says why llmsafe closed this result set. */
@@ -96,22 +92,6 @@ abstract class DelegatingResultSet implements ResultSet {
 
     private Reader r(Reader v) {
         return bytes == null ? v : bytes.reader(v);
-    }
-
-    /** Marks this closed; true the first time. */
-    final boolean markClosed() {
-        boolean was = closed;
-        closed = true;
-        return !was;
-    }
-
-    final boolean closed() {
-        return closed;
-    }
-
-    /** The vendor result set even when closed, to close it. */
-    final ResultSet delegateForClose() {
-        return delegate;
     }
 
     // @formatter:off

@@ -10,37 +10,15 @@ import java.sql.Statement;
  * guarded surface, is in {@link GuardedStatement}; {@code WrapperTest} checks the split method by method.
  * Once closed, every method throws instead of reaching the vendor statement.
  */
-abstract class DelegatingStatement<S extends Statement> implements Statement {
-
-    private final S delegate;
-    private volatile boolean closed;
+abstract class DelegatingStatement<S extends Statement> extends JdbcWrapper<S> implements Statement {
 
     DelegatingStatement(S delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
-    /** The vendor statement, or an error once this one is closed. */
-    final S d() throws SQLException {
-        if (closed) {
-            throw Wrappers.closed("statement");
-        }
-        return delegate;
-    }
-
-    /** Marks this closed; true the first time. */
-    final boolean markClosed() {
-        boolean was = closed;
-        closed = true;
-        return !was;
-    }
-
-    final boolean closed() {
-        return closed;
-    }
-
-    /** The vendor statement even when closed, to close it. */
-    final S delegateForClose() {
-        return delegate;
+    @Override
+    final SQLException closedError() {
+        return Wrappers.closed("statement");
     }
 
     // @formatter:off

@@ -353,18 +353,6 @@ final class GuardedConnection extends ReadOnlySessionConnection implements LlmSa
         warnings = null;
     }
 
-    @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-        d();
-        return Wrappers.unwrap(this, iface);
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> iface) throws SQLException {
-        d();
-        return Wrappers.isWrapperFor(this, iface);
-    }
-
     // ---- closing ----
 
     @Override

@@ -338,18 +338,6 @@ final class GuardedResultSet extends ReadOnlyResultSet {
     }
 
     @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-        d();
-        return Wrappers.unwrap(this, iface);
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> iface) throws SQLException {
-        d();
-        return Wrappers.isWrapperFor(this, iface);
-    }
-
-    @Override
     public boolean isClosed() throws SQLException {
         return closed() || delegateForClose().isClosed();
     }

@@ -302,18 +302,6 @@ class GuardedStatement<S extends Statement> extends DelegatingStatement<S> {
         return connection;
     }
 
-    @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-        d();
-        return Wrappers.unwrap(this, iface);
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> iface) throws SQLException {
-        d();
-        return Wrappers.isWrapperFor(this, iface);
-    }
-
     // ---- closing ----
 
     @Override
