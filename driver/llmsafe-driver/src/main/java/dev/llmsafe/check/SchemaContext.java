@@ -70,7 +70,7 @@ public record SchemaContext(String database, List<Table> tables) {
                 }
             }
             List<String> refs = new ArrayList<>();
-            for (TableInfo.ForeignKey fk : info.outboundForeignKeys()) {
+            for (TableInfo.ForeignKey fk : dialect.outboundForeignKeys(c, info.ref())) {
                 for (int i = 0; i < fk.childColumns().size(); i++) {
                     refs.add(fk.childColumns().get(i) + " -> " + fk.parent().name() + "." + fk.parentColumns().get(i));
                 }

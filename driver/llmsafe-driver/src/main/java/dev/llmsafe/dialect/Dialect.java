@@ -99,6 +99,12 @@ public interface Dialect {
         return quote(ref.schema()) + "." + quote(ref.name());
     }
 
+    /**
+     * The foreign keys from a table to others, for the schema context (R6); the dry run never needs them,
+     * so {@link #table} does not ask.
+     */
+    List<TableInfo.ForeignKey> outboundForeignKeys(Connection c, TableRef table) throws SQLException;
+
     /** What follows a SELECT to lock its rows: {@code " FOR UPDATE"}, or nothing where the whole database is locked. */
     String lockClause();
 

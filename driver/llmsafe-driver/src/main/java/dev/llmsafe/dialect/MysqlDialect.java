@@ -172,22 +172,27 @@ final class MysqlDialect implements Dialect {
                 rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3)}, ref.schema(), ref.name())) {
             triggers.put(t[0], new TableInfo.Trigger(t[0], t[1], List.of(t[2])));
         }
-        String fk = "SELECT k.TABLE_SCHEMA, k.TABLE_NAME, k.CONSTRAINT_NAME, k.COLUMN_NAME, k.REFERENCED_TABLE_SCHEMA,"
-                + " k.REFERENCED_TABLE_NAME, k.REFERENCED_COLUMN_NAME, rc.DELETE_RULE, rc.UPDATE_RULE"
-                + " FROM information_schema.KEY_COLUMN_USAGE k JOIN information_schema.REFERENTIAL_CONSTRAINTS rc"
-                + " ON rc.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA AND rc.CONSTRAINT_NAME = k.CONSTRAINT_NAME"
-                + " AND rc.TABLE_NAME = k.TABLE_NAME WHERE ";
-        String order = " ORDER BY k.TABLE_SCHEMA, k.TABLE_NAME, k.CONSTRAINT_NAME, k.ORDINAL_POSITION";
-        List<TableInfo.ForeignKey> inbound = foreignKeys(Jdbc.query(c, fk
-                + "k.REFERENCED_TABLE_SCHEMA = ? AND k.REFERENCED_TABLE_NAME = ?" + order, MysqlDialect::fkRow,
+        List<TableInfo.ForeignKey> inbound = foreignKeys(Jdbc.query(c, FOREIGN_KEYS
+                + "k.REFERENCED_TABLE_SCHEMA = ? AND k.REFERENCED_TABLE_NAME = ?" + FK_ORDER, MysqlDialect::fkRow,
                 ref.schema(), ref.name()));
-        List<TableInfo.ForeignKey> outbound = foreignKeys(Jdbc.query(c, fk
-                + "k.TABLE_SCHEMA = ? AND k.TABLE_NAME = ? AND k.REFERENCED_TABLE_NAME IS NOT NULL" + order,
-                MysqlDialect::fkRow, ref.schema(), ref.name()));
         String engine = row[3];
         return Optional.of(new TableInfo(ref, kind, engine, engine.equalsIgnoreCase("InnoDB"), columns, primaryKey,
-                new ArrayList<>(triggers.values()), List.of(), inbound, outbound,
+                new ArrayList<>(triggers.values()), inbound,
                 Optional.ofNullable(row[4] == null || row[4].isEmpty() ? null : row[4]), visibility(c, ref)));
+    }
+
+    /** Foreign keys, one row per column, with their rules; a condition and {@link #FK_ORDER} follow. */
+    private static final String FOREIGN_KEYS = "SELECT k.TABLE_SCHEMA, k.TABLE_NAME, k.CONSTRAINT_NAME, k.COLUMN_NAME,"
+            + " k.REFERENCED_TABLE_SCHEMA, k.REFERENCED_TABLE_NAME, k.REFERENCED_COLUMN_NAME, rc.DELETE_RULE, rc.UPDATE_RULE"
+            + " FROM information_schema.KEY_COLUMN_USAGE k JOIN information_schema.REFERENTIAL_CONSTRAINTS rc"
+            + " ON rc.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA AND rc.CONSTRAINT_NAME = k.CONSTRAINT_NAME"
+            + " AND rc.TABLE_NAME = k.TABLE_NAME WHERE ";
+    private static final String FK_ORDER = " ORDER BY k.TABLE_SCHEMA, k.TABLE_NAME, k.CONSTRAINT_NAME, k.ORDINAL_POSITION";
+
+    @Override
+    public List<TableInfo.ForeignKey> outboundForeignKeys(Connection c, TableRef table) throws SQLException {
+        return foreignKeys(Jdbc.query(c, FOREIGN_KEYS + "k.TABLE_SCHEMA = ? AND k.TABLE_NAME = ?"
+                + " AND k.REFERENCED_TABLE_NAME IS NOT NULL" + FK_ORDER, MysqlDialect::fkRow, table.schema(), table.name()));
     }
 
     private static String[] fkRow(java.sql.ResultSet rs) throws SQLException {

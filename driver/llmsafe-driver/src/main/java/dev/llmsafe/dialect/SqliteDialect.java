@@ -224,10 +224,14 @@ final class SqliteDialect implements Dialect {
                 }
             }
         }
-        List<TableInfo.ForeignKey> outbound = foreignKeys(c, schema, ref.name(), List.of());
         return new TableInfo(ref, kind, kind == TableInfo.Kind.VIRTUAL_TABLE ? "virtual" : "sqlite",
-                kind != TableInfo.Kind.VIRTUAL_TABLE, columns, primaryKey, triggers, List.of(), inbound, outbound,
+                kind != TableInfo.Kind.VIRTUAL_TABLE, columns, primaryKey, triggers, inbound,
                 Optional.empty(), TableInfo.Visibility.COMPLETE);
+    }
+
+    @Override
+    public List<TableInfo.ForeignKey> outboundForeignKeys(Connection c, TableRef table) throws SQLException {
+        return foreignKeys(c, table.schema(), table.name(), List.of());
     }
 
     /** The foreign keys of one table; a reference without columns names the parent's primary key. */

@@ -13,9 +13,7 @@ import java.util.Optional;
  * @param columns its columns in order
  * @param primaryKey the primary key's columns in key order; empty when there is none (W6)
  * @param triggers triggers that fire on UPDATE or DELETE of a row
- * @param rules PostgreSQL rewrite rules on UPDATE or DELETE (they write elsewhere, like triggers)
  * @param inboundForeignKeys foreign keys of other tables (or this one) that reference it
- * @param outboundForeignKeys foreign keys from this table to others (for the schema context, R6)
  * @param comment the table's comment, when it has one
  * @param visibility what the credential could not see, if anything
  */
@@ -27,9 +25,7 @@ public record TableInfo(
         List<ColumnInfo> columns,
         List<String> primaryKey,
         List<Trigger> triggers,
-        List<String> rules,
         List<ForeignKey> inboundForeignKeys,
-        List<ForeignKey> outboundForeignKeys,
         Optional<String> comment,
         Visibility visibility) {
 
@@ -104,9 +100,7 @@ public record TableInfo(
         columns = List.copyOf(columns);
         primaryKey = List.copyOf(primaryKey);
         triggers = List.copyOf(triggers);
-        rules = List.copyOf(rules);
         inboundForeignKeys = List.copyOf(inboundForeignKeys);
-        outboundForeignKeys = List.copyOf(outboundForeignKeys);
     }
 
     /** The column with this name as the database spells it, when there is one. */

@@ -15,6 +15,7 @@ import dev.llmsafe.value.Value;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,6 +40,7 @@ public final class Images {
     private final List<String> key;
     private final int[] keyIndex;
     private final String selectList;
+    private RowReader reader;
 
     public Images(Connection c, Dialect dialect, Watchdog watchdog, String from, TableInfo info) {
         this.c = c;
@@ -127,13 +129,33 @@ public final class Images {
     private List<List<Value>> read(PreparedStatement ps) throws SQLException {
         List<List<Value>> rows = new ArrayList<>();
         try (Watchdog.Watch w = watchdog.watch(ps); ResultSet rs = ps.executeQuery()) {
-            RowReader reader = dialect.values().rowReader(c, rs.getMetaData());
+            RowReader reader = reader(rs.getMetaData());
             while (rs.next()) {
                 rows.add(List.copyOf(reader.read(rs)));
             }
             inTime(w);
         }
         return rows;
+    }
+
+    /**
+     * The reader of this table's rows, built on the first image and reused by the others: every image
+     * selects the same columns (the before and after images, the proof of the rollback), and building it
+     * may ask the catalog (MySQL's column types, pgjdbc's field metadata), a round trip each time.
+     */
+    private RowReader reader(ResultSetMetaData md) throws SQLException {
+        if (reader == null || !reader.columns().equals(labels(md))) {
+            reader = dialect.values().rowReader(c, md);
+        }
+        return reader;
+    }
+
+    private static List<String> labels(ResultSetMetaData md) throws SQLException {
+        List<String> out = new ArrayList<>(md.getColumnCount());
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+            out.add(md.getColumnLabel(i));
+        }
+        return out;
     }
 
     /**

@@ -93,15 +93,26 @@ public record Target(TableInfo info, TablePolicy policy, List<String> setColumns
         TableInfo info = dialect.table(c, a.target()).orElseThrow(() -> new RefusedException(Refusal.TABLE_NOT_ALLOWED,
                 a.target() + " is not a table this connection can see, so it is not one the policy allows."
                         + " Name an allowlisted table."));
-        Map<TableRef, TablePolicy> allowlisted = PolicyTables.resolve(policy, name -> dialect.resolve(c, name));
-        TablePolicy tp = allowlisted.get(info.ref());
+        // The policy's entry spelled as the statement names its target means the table just resolved, in this
+        // session: no round trip. Any other entry is resolved to be compared.
+        Map<TableRef, TablePolicy> allowlisted = null;
+        TablePolicy tp = policy.tables().get(a.target());
+        if (tp == null) {
+            allowlisted = PolicyTables.resolve(policy, name -> dialect.resolve(c, name));
+            tp = allowlisted.get(info.ref());
+        }
         if (tp == null) {
             throw new RefusedException(Refusal.TABLE_NOT_ALLOWED, info.ref() + " is not in the policy's allowlist"
                     + " (policy.allow), so nothing may be written there. Add it to policy.allow, with an impact sentence,"
                     + " if it should be.");
         }
         String what = a.kind() == Analysis.Kind.UPDATE ? "UPDATE" : "DELETE";
-        checkTablesRead(c, dialect, allowlisted.keySet(), a, info.ref(), what);
+        if (a.tables().stream().anyMatch(name -> !name.equals(a.target()))) {
+            if (allowlisted == null) {
+                allowlisted = PolicyTables.resolve(policy, name -> dialect.resolve(c, name));
+            }
+            checkTablesRead(c, dialect, allowlisted.keySet(), a, info.ref(), what);
+        }
         // R10: a * in a subquery of the write carries a secret by position, as in a read.
         SecretCheck.checkStars(a, policy, name -> dialect.table(c, name)
                 .map(t -> t.columns().stream().map(ColumnInfo::name).toList()));

@@ -1,0 +1,133 @@
+package dev.llmsafe.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A TCP proxy in front of a database server that counts round trips on the wire: one per burst of bytes
+ * the client sends that the server then answers (pipelined messages sent together count once, as they
+ * cost one wait). With {@link #record} on, it keeps the printable text of each client burst, to see what
+ * was sent. For benchmarks only.
+ */
+final class CountingProxy implements AutoCloseable {
+
+    private final ServerSocket server;
+    private final String upstreamHost;
+    private final int upstreamPort;
+    private final AtomicLong roundTrips = new AtomicLong();
+    private final List<String> sent = new ArrayList<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile boolean record;
+
+    private CountingProxy(String host, int port) throws IOException {
+        this.upstreamHost = host;
+        this.upstreamPort = port;
+        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread accept = new Thread(this::accept, "counting-proxy");
+        accept.setDaemon(true);
+        accept.start();
+    }
+
+    /** A proxy for the server of a JDBC URL ({@code jdbc:postgresql://host:port/...}, {@code jdbc:mysql://...}). */
+    static CountingProxy forUrl(String jdbcUrl) throws IOException {
+        URI uri = URI.create(jdbcUrl.substring("jdbc:".length()));
+        return new CountingProxy(uri.getHost(), uri.getPort());
+    }
+
+    /** The same URL through this proxy. */
+    String url(String jdbcUrl) {
+        return jdbcUrl.replaceFirst("//[^/]+/", "//127.0.0.1:" + server.getLocalPort() + "/");
+    }
+
+    long roundTrips() {
+        return roundTrips.get();
+    }
+
+    /** Starts keeping what the client sends, from now on. */
+    synchronized void record(boolean on) {
+        record = on;
+        sent.clear();
+    }
+
+    synchronized List<String> sent() {
+        return List.copyOf(sent);
+    }
+
+    private void accept() {
+        while (!closed.get()) {
+            try {
+                Socket client = server.accept();
+                Socket upstream = new Socket();
+                upstream.connect(new InetSocketAddress(upstreamHost, upstreamPort));
+                client.setTcpNoDelay(true);
+                upstream.setTcpNoDelay(true);
+                // Whose turn it is: a client burst after a server answer starts a new round trip.
+                AtomicBoolean clientTurn = new AtomicBoolean(false);
+                pump(client, upstream, true, clientTurn);
+                pump(upstream, client, false, clientTurn);
+            } catch (IOException e) {
+                if (!closed.get()) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+    }
+
+    private void pump(Socket from, Socket to, boolean fromClient, AtomicBoolean clientTurn) {
+        Thread t = new Thread(() -> {
+            byte[] buf = new byte[65536];
+            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+                for (int n; (n = in.read(buf)) >= 0; ) {
+                    if (fromClient) {
+                        if (!clientTurn.getAndSet(true)) {
+                            roundTrips.incrementAndGet();
+                        }
+                        if (record) {
+                            keep(buf, n);
+                        }
+                    } else {
+                        clientTurn.set(false);
+                    }
+                    out.write(buf, 0, n);
+                    out.flush();
+                }
+            } catch (IOException e) {
+                // One side closed: the other follows.
+            } finally {
+                try {
+                    to.close();
+                    from.close();
+                } catch (IOException ignored) {
+                    // closing
+                }
+            }
+        }, "counting-proxy-pump");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private synchronized void keep(byte[] buf, int n) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < n && text.length() < 300; i++) {
+            char c = (char) (buf[i] & 0xff);
+            text.append(c >= 32 && c < 127 ? c : ' ');
+        }
+        sent.add(text.toString().replaceAll(" {2,}", " ").trim());
+    }
+
+    @Override
+    public void close() throws IOException {
+        closed.set(true);
+        server.close();
+    }
+}
