@@ -109,13 +109,13 @@ final class MysqlDialect implements Dialect {
 
     @Override
     public void begin(Connection c, Bounds bounds) throws SQLException {
-        c.setAutoCommit(true);
-        Jdbc.execute(c, "SET SESSION innodb_lock_wait_timeout = " + Math.max(1, (bounds.lockTimeoutMs() + 999) / 1000));
-        if (mariadb) {
-            Jdbc.execute(c, "SET SESSION max_statement_time = " + bounds.statementTimeoutMs() / 1000.0);
-        } else {
-            Jdbc.execute(c, "SET SESSION max_execution_time = " + bounds.statementTimeoutMs());
+        if (!c.getAutoCommit()) {
+            c.setAutoCommit(true);
         }
+        // One SET for both bounds: one round trip.
+        Jdbc.execute(c, "SET SESSION innodb_lock_wait_timeout = " + Math.max(1, (bounds.lockTimeoutMs() + 999) / 1000)
+                + (mariadb ? ", max_statement_time = " + bounds.statementTimeoutMs() / 1000.0
+                        : ", max_execution_time = " + bounds.statementTimeoutMs()));
         c.setAutoCommit(false);
     }
 

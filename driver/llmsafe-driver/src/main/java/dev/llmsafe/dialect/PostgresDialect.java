@@ -97,9 +97,10 @@ final class PostgresDialect implements Dialect {
     @Override
     public void begin(Connection c, Bounds bounds) throws SQLException {
         c.setAutoCommit(false);
-        // SET LOCAL lasts until the transaction ends, so a pooled connection never keeps the bounds.
-        Jdbc.execute(c, "SET LOCAL lock_timeout = '" + bounds.lockTimeoutMs() + "ms'");
-        Jdbc.execute(c, "SET LOCAL statement_timeout = '" + bounds.statementTimeoutMs() + "ms'");
+        // set_config(..., true) is SET LOCAL: it lasts until the transaction ends, so a pooled connection never
+        // keeps the bounds. Both in one statement, one round trip.
+        Jdbc.string(c, "SELECT set_config('lock_timeout', '" + bounds.lockTimeoutMs() + "ms', true)"
+                + " || set_config('statement_timeout', '" + bounds.statementTimeoutMs() + "ms', true)");
     }
 
     @Override
