@@ -327,7 +327,7 @@ public final class DatabaseTools implements SqlTools, AutoCloseable {
         }
         List<String> history = new ArrayList<>();
         for (AuditEntry e : p.history()) {
-            history.add(e.at() + " " + e.action() + " by " + e.actor() + ": " + e.outcome()
+            history.add(e.at() + " " + e.action().label() + " by " + e.actor() + ": " + e.outcome().label()
                     + (e.detail() == null || e.detail().isEmpty() ? "" : " (" + e.detail() + ")"));
         }
         PlanStatus.State state;
