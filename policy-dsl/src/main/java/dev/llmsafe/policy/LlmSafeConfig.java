@@ -23,7 +23,8 @@ import java.util.function.UnaryOperator;
  * <p>A configuration names only what its process uses ({@link #serves()}): one for approving
  * ({@code approve}, {@code reject}, {@code list}, {@code show}) needs only {@code storeConnection} and the
  * seal key; one for applying adds {@code applyConnection} and the policy, which apply re-checks the plan
- * against. Neither then holds the planning credential. {@link #connection()} and {@link #policy()} of a
+ * against; one for reading ({@code readConnection} and the policy) reads and proposes nothing. None of
+ * them then holds the planning credential. {@link #connection()} and {@link #policy()} of a
  * configuration without them say which key is missing.
  *
  * <p>String values may name environment variables: {@code ${NAME}} or {@code ${NAME:-default}};
@@ -160,6 +161,9 @@ public final class LlmSafeConfig {
         if ((connection != null || applyConnection.isPresent()) && policy != null) {
             roles.add(Role.APPLY);
         }
+        if ((connection != null || readConnection.isPresent()) && policy != null) {
+            roles.add(Role.READ);
+        }
         return roles;
     }
 
@@ -170,7 +174,9 @@ public final class LlmSafeConfig {
         /** {@code approve}, {@code reject}, {@code list}, {@code show}: the store alone. */
         APPROVE("approve (approve, reject, list, show)", "storeConnection or connection"),
         /** {@code apply}: the store, the apply credential and the policy it re-checks plans against. */
-        APPLY("apply", "applyConnection or connection, and policy");
+        APPLY("apply", "applyConnection or connection, and policy"),
+        /** Guarded reads alone ({@code read}, {@code explain}, the console's read page): no plan is made. */
+        READ("read (read, explain, the console's reads)", "readConnection or connection, and policy");
 
         private final String commands;
         private final String needs;

@@ -357,7 +357,15 @@ class ConfigLoaderTest {
         assertThat(applier.planningConnection()).isEmpty();
 
         assertThat(parse(FULL).serves()).containsExactly(LlmSafeConfig.Role.PROPOSE, LlmSafeConfig.Role.APPROVE,
-                LlmSafeConfig.Role.APPLY);
+                LlmSafeConfig.Role.APPLY, LlmSafeConfig.Role.READ);
+        // The console's file: it approves, applies and reads, and proposes nothing.
+        LlmSafeConfig console = parse("{" + store + ", \"applyConnection\": { \"url\": \"jdbc:postgresql://127.0.0.1:5432/app\","
+                + " \"user\": \"llm_apply\" }, \"readConnection\": { \"url\": \"jdbc:postgresql://127.0.0.1:5432/app\","
+                + " \"user\": \"llm_read\" }, \"policy\": {\"allow\": [\"orders\"]}}");
+        assertThat(console.serves()).containsExactly(LlmSafeConfig.Role.APPROVE, LlmSafeConfig.Role.APPLY,
+                LlmSafeConfig.Role.READ);
+        assertThatThrownBy(console::connection).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("names no connection").hasMessageContaining("read (read, explain, the console's reads)");
         // The per-role files of samples/roles/per-role serve what their comments say, and only the
         // application's and the operator's hold the planning credential.
         Path samples = Path.of("").toAbsolutePath();
@@ -370,7 +378,9 @@ class ConfigLoaderTest {
                 "application.json", java.util.EnumSet.allOf(LlmSafeConfig.Role.class),
                 "operator.json", java.util.EnumSet.allOf(LlmSafeConfig.Role.class),
                 "approver.json", java.util.EnumSet.of(LlmSafeConfig.Role.APPROVE),
-                "applier.json", java.util.EnumSet.of(LlmSafeConfig.Role.APPROVE, LlmSafeConfig.Role.APPLY));
+                "applier.json", java.util.EnumSet.of(LlmSafeConfig.Role.APPROVE, LlmSafeConfig.Role.APPLY),
+                "console.json", java.util.EnumSet.of(LlmSafeConfig.Role.APPROVE, LlmSafeConfig.Role.APPLY,
+                        LlmSafeConfig.Role.READ));
         for (Map.Entry<String, java.util.Set<LlmSafeConfig.Role>> e : expected.entrySet()) {
             LlmSafeConfig c = LlmSafeConfig.load(samples.resolve(e.getKey()), any);
             assertThat(c.serves()).as(e.getKey()).isEqualTo(e.getValue());
