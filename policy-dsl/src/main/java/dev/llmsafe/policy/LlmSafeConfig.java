@@ -45,6 +45,7 @@ public final class LlmSafeConfig {
     private final int lockTimeoutMs;
     private final int statementTimeoutMs;
     private final Policy policy;
+    private final Optional<ConsoleSettings> console;
 
     private LlmSafeConfig(Builder b) {
         this.source = b.source;
@@ -59,6 +60,7 @@ public final class LlmSafeConfig {
         this.lockTimeoutMs = b.lockTimeoutMs;
         this.statementTimeoutMs = b.statementTimeoutMs;
         this.policy = b.policy;
+        this.console = Optional.ofNullable(b.console);
         if (connection == null && b.storeConnection == null) {
             throw new IllegalArgumentException("connection is required, or storeConnection for a configuration that"
                     + " only approves, rejects, lists and shows plans");
@@ -267,6 +269,11 @@ public final class LlmSafeConfig {
         return Optional.ofNullable(policy);
     }
 
+    /** The approval console's settings ({@code llmsafe serve}), when this configuration names them. */
+    public Optional<ConsoleSettings> console() {
+        return console;
+    }
+
     /**
      * The canonical JSON form. Secrets are written as the file wrote them ({@code ${NAME}}), so the
      * output is safe to show when the file itself kept secrets out.
@@ -293,6 +300,9 @@ public final class LlmSafeConfig {
         sb.append("  plans expire     after ").append(planExpiryHours).append(" hours\n");
         sb.append("  dry run bounds   ").append(lockTimeoutMs).append(" ms lock wait, ").append(statementTimeoutMs)
                 .append(" ms per statement\n");
+        console.ifPresent(c -> sb.append("  console          ").append(c.users().size()).append(" users")
+                .append(c.trustedProxy().map(p -> ", proxy header " + p.header()).orElse(""))
+                .append(c.tls().isPresent() ? ", HTTPS" : ", HTTP").append('\n'));
         if (policy == null) {
             sb.append("  policy           (not set: this configuration does not propose or apply)\n");
         } else {
@@ -311,13 +321,13 @@ public final class LlmSafeConfig {
                 && schema.equals(c.schema) && sealKey.equals(c.sealKey)
                 && allowSelfApprove == c.allowSelfApprove && planExpiryHours == c.planExpiryHours
                 && lockTimeoutMs == c.lockTimeoutMs && statementTimeoutMs == c.statementTimeoutMs
-                && Objects.equals(policy, c.policy);
+                && Objects.equals(policy, c.policy) && console.equals(c.console);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(connection, readConnection, applyConnection, storeConnection, schema, sealKey,
-                allowSelfApprove, planExpiryHours, lockTimeoutMs, statementTimeoutMs, policy);
+                allowSelfApprove, planExpiryHours, lockTimeoutMs, statementTimeoutMs, policy, console);
     }
 
     /** The summary; never shows a secret. */
@@ -340,6 +350,7 @@ public final class LlmSafeConfig {
         private int lockTimeoutMs = 2_000;
         private int statementTimeoutMs = 10_000;
         private Policy policy;
+        private ConsoleSettings console;
 
         private Builder() {
         }
@@ -421,6 +432,12 @@ public final class LlmSafeConfig {
         /** The policy (required). */
         public Builder policy(Policy policy) {
             this.policy = policy;
+            return this;
+        }
+
+        /** The approval console's settings. */
+        public Builder console(ConsoleSettings console) {
+            this.console = console;
             return this;
         }
 

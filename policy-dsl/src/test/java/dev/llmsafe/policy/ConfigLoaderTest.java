@@ -336,6 +336,40 @@ class ConfigLoaderTest {
         assertThat(c.policy().tables()).hasSize(1);
     }
 
+    /** The console section: users with hashes and roles, a proxy believed from its addresses only, located errors. */
+    @Test
+    void theConsoleSectionNamesItsUsersAndTheProxyAndRoundTrips() {
+        String store = "\"storeConnection\": { \"url\": \"jdbc:postgresql://127.0.0.1:5432/app\" }, ";
+        LlmSafeConfig c = parse("{" + store + "\"console\": {\"users\": [{\"name\": \"alice\", \"roles\": [\"approver\","
+                + " \"reader\"], \"passwordHash\": \"$2a$10$abcdefghijklmnopqrstuv\"}], \"trustedProxy\": {\"header\":"
+                + " \"X-Forwarded-User\", \"addresses\": [\"10.0.0.5\"], \"roles\": [\"reader\"]}, \"idleMinutes\": 15,"
+                + " \"tls\": {\"keyStore\": \"/srv/console.p12\", \"password\": \"${LLMSAFE_PASSWORD}\"},"
+                + " \"webhook\": \"https://chat.example/hook\"}}");
+        ConsoleSettings console = c.console().orElseThrow();
+        assertThat(console.users()).singleElement().satisfies(u -> {
+            assertThat(u.name()).isEqualTo("alice");
+            assertThat(u.roles()).containsExactlyInAnyOrder(ConsoleSettings.Role.APPROVER, ConsoleSettings.Role.READER);
+            assertThat(u.passwordHash().reveal()).isEqualTo("$2a$10$abcdefghijklmnopqrstuv");
+        });
+        assertThat(console.trustedProxy()).hasValueSatisfying(p -> assertThat(p.addresses()).containsExactly("10.0.0.5"));
+        assertThat(console.idleMinutes()).isEqualTo(15);
+        assertThat(console.tls().orElseThrow().password().reveal()).isNotEqualTo("${LLMSAFE_PASSWORD}");
+        assertThat(c.toJson()).contains("\"password\" : \"${LLMSAFE_PASSWORD}\"");
+        assertThat(LlmSafeConfig.parse(c.toJson(), "again", env)).isEqualTo(c);
+        assertThat(errorOf("{" + store + "\"console\": {\"users\": [{\"name\": \"a\", \"roles\": [\"admin\"],"
+                + " \"passwordHash\": \"x\"}]}}")).contains("console.users[0].roles").contains("unknown role \"admin\"");
+        assertThat(errorOf("{" + store + "\"console\": {\"users\": [{\"name\": \"a\", \"roles\": [\"reader\"]}]}}"))
+                .contains("console.users[0].passwordHash").contains("required key is missing");
+        assertThat(errorOf("{" + store + "\"console\": {\"users\": [{\"name\": \"a\", \"roles\": [\"reader\"],"
+                + " \"passwordHash\": \"x\"}, {\"name\": \"A\", \"roles\": [\"reader\"], \"passwordHash\": \"y\"}]}}"))
+                .contains("console.users[1].name").contains("listed twice");
+        assertThat(errorOf("{" + store + "\"console\": {\"trustedProxy\": {\"header\": \"X-User\", \"addresses\":"
+                + " [\"proxy.internal\"], \"roles\": [\"reader\"]}}}")).contains("not an IP address");
+        assertThat(errorOf("{" + store + "\"console\": {\"trustedProxy\": {\"header\": \"X-User\", \"addresses\": [],"
+                + " \"roles\": [\"reader\"]}}}")).contains("believed from nowhere");
+        assertThat(errorOf("{" + store + "\"console\": {\"webhok\": \"https://x\"}}")).contains("did you mean \"webhook\"");
+    }
+
     /** O5: a configuration names what its process uses: the approver's and the applier's need no planning credential. */
     @Test
     void O5_aConfigurationForApprovingOrApplyingNeedsNoPlanningCredential() {
