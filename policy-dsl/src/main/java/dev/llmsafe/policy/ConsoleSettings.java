@@ -22,13 +22,13 @@ import java.util.Set;
 public record ConsoleSettings(List<User> users, Optional<TrustedProxy> trustedProxy, int idleMinutes,
         Optional<Tls> tls, Optional<String> webhook, Optional<String> publicUrl) {
 
-    /** What a person may do in the console. */
+    /** What a person may do in the console, besides reading the plans, which every signed-in person may. */
     public enum Role {
-        /** Reads plans and runs guarded reads. */
+        /** Runs guarded reads on the read page, and downloads them. */
         READER,
-        /** Also approves and rejects plans. */
+        /** Approves and rejects plans. */
         APPROVER,
-        /** Also applies approved plans. */
+        /** Applies approved plans. */
         APPLIER;
 
         /** The name written in the configuration. */
