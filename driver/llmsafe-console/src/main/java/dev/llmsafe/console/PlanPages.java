@@ -53,7 +53,7 @@ final class PlanPages {
         String table = query.getOrDefault("table", "").strip();
         PlanStore.Listing listing = deployment.store().list(status);
         List<StoredPlan> shown = listing.plans().stream()
-                .filter(p -> table.isEmpty() || tables(p.plan()).stream().anyMatch(t -> t.equalsIgnoreCase(table)))
+                .filter(p -> table.isEmpty() || tables(p.plan()).stream().anyMatch(t -> named(t, table)))
                 .sorted(Comparator.comparingInt((StoredPlan p) -> p.status().ordinal())).toList();
         StringBuilder b = new StringBuilder("<h1>Plans</h1>\n<form method=\"get\" action=\"/plans\" class=\"filters\">")
                 .append("<label>Status <select name=\"status\"><option value=\"\">any</option>");
@@ -90,6 +90,13 @@ final class PlanPages {
                     .append("</td></tr>\n");
         }
         return b.append("</tbody></table>").toString();
+    }
+
+    /** A table filter names the table with or without its schema: {@code orders} finds {@code sales.orders}. */
+    private static boolean named(String table, String filter) {
+        String t = table.toLowerCase(java.util.Locale.ROOT);
+        String f = filter.toLowerCase(java.util.Locale.ROOT);
+        return t.equals(f) || t.endsWith("." + f);
     }
 
     private static List<String> tables(Plan plan) {
