@@ -40,6 +40,9 @@ public final class ConsoleServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleServer.class);
 
+    /** How often the store is looked at for new plans to announce (console.webhook). */
+    static final Duration NOTIFY_EVERY = Duration.ofSeconds(15);
+
     private final HttpServer server;
     private final ExecutorService executor;
     private final boolean secure;
@@ -51,9 +54,10 @@ public final class ConsoleServer implements AutoCloseable {
     private final PlanPages plans;
     private final ReadPage reads;
     private final String style;
+    private final Notifier notifier;
 
     private ConsoleServer(Deployment deployment, ConsoleSettings settings, HttpServer server, boolean secure,
-            DatabaseTools tools, Clock clock) throws IOException {
+            DatabaseTools tools, Clock clock, Duration notifyEvery) throws IOException {
         this.deployment = deployment;
         this.settings = settings;
         this.server = server;
@@ -74,6 +78,9 @@ public final class ConsoleServer implements AutoCloseable {
             return t;
         });
         server.setExecutor(executor);
+        String link = settings.publicUrl().orElse((secure ? "https" : "http") + "://"
+                + server.getAddress().getHostString() + ":" + server.getAddress().getPort()).replaceAll("/+$", "");
+        this.notifier = settings.webhook().map(w -> new Notifier(deployment, w, link, notifyEvery)).orElse(null);
         server.createContext("/", exchange -> {
             Request request = new Request(exchange, secure);
             try {
@@ -108,12 +115,12 @@ public final class ConsoleServer implements AutoCloseable {
 
     static ConsoleServer start(Deployment deployment, InetSocketAddress address, Clock clock)
             throws IOException, SQLException {
-        return start(deployment, settings(deployment), address, clock);
+        return start(deployment, settings(deployment), address, clock, NOTIFY_EVERY);
     }
 
     /** A console with the given settings instead of the configuration's (tests: another proxy). */
-    static ConsoleServer start(Deployment deployment, ConsoleSettings settings, InetSocketAddress address, Clock clock)
-            throws IOException, SQLException {
+    static ConsoleServer start(Deployment deployment, ConsoleSettings settings, InetSocketAddress address, Clock clock,
+            Duration notifyEvery) throws IOException, SQLException {
         HttpServer server;
         if (settings.tls().isPresent()) {
             HttpsServer https = HttpsServer.create(address, 64);
@@ -123,7 +130,8 @@ public final class ConsoleServer implements AutoCloseable {
             server = HttpServer.create(address, 64);
         }
         DatabaseTools tools = DatabaseTools.over(deployment);
-        ConsoleServer console = new ConsoleServer(deployment, settings, server, settings.tls().isPresent(), tools, clock);
+        ConsoleServer console = new ConsoleServer(deployment, settings, server, settings.tls().isPresent(), tools, clock,
+                notifyEvery);
         server.start();
         LOG.info("the approval console listens on {}://{}:{}", console.secure ? "https" : "http",
                 address.getHostString(), console.port());
@@ -172,6 +180,9 @@ public final class ConsoleServer implements AutoCloseable {
     /** Stops the server; the deployment stays open. */
     @Override
     public void close() {
+        if (notifier != null) {
+            notifier.close();
+        }
         server.stop(0);
         executor.shutdownNow();
     }

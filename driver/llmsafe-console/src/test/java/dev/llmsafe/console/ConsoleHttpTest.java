@@ -123,7 +123,7 @@ class ConsoleHttpTest {
                 "X-Forwarded-User", List.of("10.9.9.9"), Set.of(ConsoleSettings.Role.APPROVER))), 30, Optional.empty(),
                 Optional.empty(), Optional.empty());
         try (ConsoleServer other = ConsoleServer.start(console.deployment, elsewhere,
-                new InetSocketAddress("127.0.0.1", 0), console.clock)) {
+                new InetSocketAddress("127.0.0.1", 0), console.clock, ConsoleServer.NOTIFY_EVERY)) {
             Client mallory = new Client("http://127.0.0.1:" + other.port());
             mallory.headers.put("X-Forwarded-User", "alice");
             HttpResponse<String> r = mallory.get("/plans");
@@ -136,7 +136,7 @@ class ConsoleHttpTest {
                 "X-Forwarded-User", List.of("127.0.0.1"), Set.of(ConsoleSettings.Role.APPROVER))), 30, Optional.empty(),
                 Optional.empty(), Optional.empty());
         try (ConsoleServer proxied = ConsoleServer.start(console.deployment, here,
-                new InetSocketAddress("127.0.0.1", 0), console.clock)) {
+                new InetSocketAddress("127.0.0.1", 0), console.clock, ConsoleServer.NOTIFY_EVERY)) {
             Client erin = new Client("http://127.0.0.1:" + proxied.port());
             erin.headers.put("X-Forwarded-User", "erin@example.com");
             assertThat(erin.get("/plans/" + id).body()).contains("erin@example.com (approver)");
@@ -205,5 +205,45 @@ class ConsoleHttpTest {
                 .isEqualTo(429);
         console.clock.advance(SignInLimiter.WINDOW);
         assertThat(new Client(console.base()).signIn("dave", Console.PASSWORD).statusCode()).isEqualTo(303);
+    }
+
+    @Test
+    void K9_aProposedPlanIsAnnouncedToTheWebhookOnceWithItsIdTableRowsAndLink() throws Exception {
+        java.util.concurrent.BlockingQueue<String> received = new java.util.concurrent.LinkedBlockingQueue<>();
+        com.sun.net.httpserver.HttpServer hook = com.sun.net.httpserver.HttpServer.create(
+                new InetSocketAddress("127.0.0.1", 0), 0);
+        hook.createContext("/hook", exchange -> {
+            received.add(new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        hook.start();
+        ConsoleSettings base = console.settings();
+        ConsoleSettings notifying = new ConsoleSettings(base.users(), Optional.empty(), 30, Optional.empty(),
+                Optional.of("http://127.0.0.1:" + hook.getAddress().getPort() + "/hook"),
+                Optional.of("https://console.example/"));
+        try (ConsoleServer other = ConsoleServer.start(console.deployment, notifying,
+                new InetSocketAddress("127.0.0.1", 0), console.clock, Duration.ofMillis(100))) {
+            UUID id = console.propose("assistant", "UPDATE orders SET status = 'held' WHERE id IN (2, 3)");
+            List<com.fasterxml.jackson.databind.JsonNode> messages = new java.util.ArrayList<>();
+            long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (messages.isEmpty() && System.nanoTime() < until) {
+                String body = received.poll(200, java.util.concurrent.TimeUnit.MILLISECONDS);
+                if (body != null && body.contains(id.toString())) {
+                    messages.add(new com.fasterxml.jackson.databind.ObjectMapper().readTree(body));
+                }
+            }
+            assertThat(messages).singleElement().satisfies(m -> {
+                assertThat(m.get("planId").asText()).isEqualTo(id.toString());
+                assertThat(m.get("table").asText()).isEqualTo("main.orders");
+                assertThat(m.get("rows").asInt()).isEqualTo(2);
+                assertThat(m.get("link").asText()).isEqualTo("https://console.example/plans/" + id);
+                assertThat(m.get("text").asText()).startsWith("Plan " + id + " waits for approval: 2 rows of main.orders");
+            });
+            Thread.sleep(500);
+            assertThat(received).noneMatch(b -> b.contains(id.toString()));
+        } finally {
+            hook.stop(0);
+        }
     }
 }
