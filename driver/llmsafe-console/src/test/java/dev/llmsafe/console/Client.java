@@ -15,25 +15,36 @@ import java.util.stream.Collectors;
 /**
  * A client without a browser, for what a browser would not send: forms without a token, forged cookies,
  * a proxy's header. It keeps one session cookie and the last page's CSRF token, as a browser would.
+ * Public for the end-to-end tests of conformance-tests.
  */
-final class Client {
+public final class Client {
 
     private static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
+    private static final String COOKIE = Request.COOKIE;
     private static final HttpClient HTTP = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
 
     private final String base;
-    String cookie;
-    String csrf;
-    final Map<String, String> headers = new LinkedHashMap<>();
+    /** The session cookie's value, or null. */
+    public String cookie;
+    /** The last page's CSRF token, sent with every POST; null for none. */
+    public String csrf;
+    /** Headers sent with every request. */
+    public final Map<String, String> headers = new LinkedHashMap<>();
 
-    Client(String base) {
+    /** A client of the console at {@code base} (http://host:port). */
+    public Client(String base) {
         this.base = base;
     }
 
     /** Signs in through the form; the session cookie is the one issued at sign-in. */
     static Client signedIn(Console console, String name) throws Exception {
-        Client c = new Client(console.base());
-        HttpResponse<String> r = c.signIn(name, Console.PASSWORD);
+        return signedIn(console.base(), name, Console.PASSWORD);
+    }
+
+    /** Signs in through the form, and opens the plans. */
+    public static Client signedIn(String base, String name, String password) throws Exception {
+        Client c = new Client(base);
+        HttpResponse<String> r = c.signIn(name, password);
         if (r.statusCode() != 303) {
             throw new AssertionError("sign-in as " + name + " answered " + r.statusCode() + ": " + r.body());
         }
@@ -41,17 +52,19 @@ final class Client {
         return c;
     }
 
-    HttpResponse<String> signIn(String name, String password) throws Exception {
+    /** Opens the sign-in form and sends it. */
+    public HttpResponse<String> signIn(String name, String password) throws Exception {
         get("/signin");
         return post("/signin", Map.of("name", name, "password", password));
     }
 
-    HttpResponse<String> get(String path) throws Exception {
+    /** A GET. */
+    public HttpResponse<String> get(String path) throws Exception {
         return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
     }
 
     /** A POST with the last page's token (unless the form names its own csrf). */
-    HttpResponse<String> post(String path, Map<String, String> form) throws Exception {
+    public HttpResponse<String> post(String path, Map<String, String> form) throws Exception {
         Map<String, String> fields = new LinkedHashMap<>();
         if (csrf != null) {
             fields.put("csrf", csrf);
@@ -66,13 +79,13 @@ final class Client {
 
     private HttpResponse<String> send(HttpRequest.Builder b) throws Exception {
         if (cookie != null) {
-            b.header("Cookie", Request.COOKIE + "=" + cookie);
+            b.header("Cookie", COOKIE + "=" + cookie);
         }
         headers.forEach(b::header);
         HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
         r.headers().allValues("Set-Cookie").forEach(c -> {
-            if (c.startsWith(Request.COOKIE + "=")) {
-                String v = c.substring(Request.COOKIE.length() + 1, c.indexOf(';'));
+            if (c.startsWith(COOKIE + "=")) {
+                String v = c.substring(COOKIE.length() + 1, c.indexOf(';'));
                 cookie = v.isEmpty() ? null : v;
             }
         });
