@@ -20,6 +20,8 @@
  * signed-in name, so the approver's proposer-cannot-approve rule compares authenticated names.
  *
  * <p>Uses assembly (the deployment), apply (approver, applier), store, plan and value (to show plans),
- * policy (the console settings), tools (reads, CSV) and jdbc (a read's estimate); logs through SLF4J.
+ * dialect (a plan's table name), policy (the console settings), tools (reads, CSV) and jdbc (a read's
+ * estimate); never the dry run, the statement analysis or a pool of its own (ConsoleArchitectureTest).
+ * Logs through SLF4J.
  */
 package dev.llmsafe.console;

@@ -246,4 +246,36 @@ class ConsoleHttpTest {
             hook.stop(0);
         }
     }
+
+    @Test
+    void K1_underHttpsTheSessionCookieIsSecure() throws Exception {
+        Path store = dir.resolve("console.p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-keystore", store.toString(), "-storetype", "PKCS12", "-storepass", "test-password",
+                "-keypass", "test-password", "-alias", "console", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
+                "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1").redirectErrorStream(true).start();
+        assertThat(keytool.waitFor()).as(new String(keytool.getInputStream().readAllBytes())).isZero();
+        ConsoleSettings base = console.settings();
+        ConsoleSettings tls = new ConsoleSettings(base.users(), Optional.empty(), 30, Optional.of(new ConsoleSettings.Tls(
+                store.toString(), dev.llmsafe.policy.Secret.of("test-password"))), Optional.empty(), Optional.empty());
+        java.security.KeyStore trusted = java.security.KeyStore.getInstance("PKCS12");
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(store)) {
+            trusted.load(in, "test-password".toCharArray());
+        }
+        javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+                javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trusted);
+        javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
+        context.init(null, tmf.getTrustManagers(), null);
+        try (ConsoleServer https = ConsoleServer.start(console.deployment, tls, new InetSocketAddress("127.0.0.1", 0),
+                console.clock, ConsoleServer.NOTIFY_EVERY)) {
+            HttpResponse<String> r = java.net.http.HttpClient.newBuilder().sslContext(context).build().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create("https://127.0.0.1:" + https.port() + "/signin"))
+                            .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.headers().firstValue("Set-Cookie")).hasValueSatisfying(c -> assertThat(c).contains("; Secure")
+                    .contains("HttpOnly").contains("SameSite=Strict"));
+            assertThat(r.headers().firstValue("Strict-Transport-Security")).isPresent();
+        }
+    }
 }
