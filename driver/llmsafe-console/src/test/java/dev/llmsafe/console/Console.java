@@ -6,6 +6,7 @@ import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.policy.ConsoleSettings;
 import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.testing.Engine;
+import dev.llmsafe.testing.MovableClock;
 import dev.llmsafe.testing.ScratchDatabase;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -15,9 +16,6 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Properties;
 import java.util.UUID;
 import org.springframework.security.crypto.bcrypt.BCrypt;
@@ -35,36 +33,12 @@ final class Console implements AutoCloseable {
     static final String PASSWORD = "correct horse battery staple";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** A clock the tests move, for the idle timeout. */
-    static final class Moving extends Clock {
-        private volatile Instant now = Instant.now();
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
     final ScratchDatabase db;
     final Path dir;
     final Path appConfig;
     final Deployment deployment;
     final ConsoleServer server;
-    final Moving clock = new Moving();
+    final MovableClock clock = new MovableClock();
 
     Console(ScratchDatabase db, Path dir, String proxy) throws Exception {
         this.db = db;

@@ -115,14 +115,17 @@ class ConsoleHttpTest {
         assertThat(status(id)).isEqualTo(PlanStatus.PROPOSED);
     }
 
+    /** The test users, and an authenticating proxy at the address whose users are approvers. */
+    private static ConsoleSettings proxyAt(String address) {
+        return new ConsoleSettings(console.settings().users(), Optional.of(new ConsoleSettings.TrustedProxy(
+                "X-Forwarded-User", List.of(address), Set.of(ConsoleSettings.Role.APPROVER))), 30, Optional.empty(),
+                Optional.empty(), Optional.empty());
+    }
+
     @Test
     void K4_theProxyHeaderIsBelievedFromItsConfiguredAddressesOnly() throws Exception {
         UUID id = console.propose("assistant", "UPDATE orders SET status = 'shipped' WHERE id = 3");
-        ConsoleSettings base = console.settings();
-        ConsoleSettings elsewhere = new ConsoleSettings(base.users(), Optional.of(new ConsoleSettings.TrustedProxy(
-                "X-Forwarded-User", List.of("10.9.9.9"), Set.of(ConsoleSettings.Role.APPROVER))), 30, Optional.empty(),
-                Optional.empty(), Optional.empty());
-        try (ConsoleServer other = ConsoleServer.start(console.deployment, elsewhere,
+        try (ConsoleServer other = ConsoleServer.start(console.deployment, proxyAt("10.9.9.9"),
                 new InetSocketAddress("127.0.0.1", 0), console.clock, ConsoleServer.NOTIFY_EVERY)) {
             Client mallory = new Client("http://127.0.0.1:" + other.port());
             mallory.headers.put("X-Forwarded-User", "alice");
@@ -132,10 +135,7 @@ class ConsoleHttpTest {
             assertThat(mallory.post("/plans/" + id + "/approve", Map.of()).statusCode()).isEqualTo(403);
         }
         assertThat(status(id)).isEqualTo(PlanStatus.PROPOSED);
-        ConsoleSettings here = new ConsoleSettings(base.users(), Optional.of(new ConsoleSettings.TrustedProxy(
-                "X-Forwarded-User", List.of("127.0.0.1"), Set.of(ConsoleSettings.Role.APPROVER))), 30, Optional.empty(),
-                Optional.empty(), Optional.empty());
-        try (ConsoleServer proxied = ConsoleServer.start(console.deployment, here,
+        try (ConsoleServer proxied = ConsoleServer.start(console.deployment, proxyAt("127.0.0.1"),
                 new InetSocketAddress("127.0.0.1", 0), console.clock, ConsoleServer.NOTIFY_EVERY)) {
             Client erin = new Client("http://127.0.0.1:" + proxied.port());
             erin.headers.put("X-Forwarded-User", "erin@example.com");

@@ -10,7 +10,7 @@ class SignInLimiterTest {
 
     @Test
     void K7_fiveFailuresLockANameThirtyLockAnAddressUntilTheOldestLeavesTheWindow() {
-        Console.Moving clock = new Console.Moving();
+        dev.llmsafe.testing.MovableClock clock = new dev.llmsafe.testing.MovableClock();
         SignInLimiter limiter = new SignInLimiter(clock);
         for (int i = 0; i < SignInLimiter.FAILURES; i++) {
             assertThat(limiter.wait("10.0.0." + i, "Dave")).isZero();
