@@ -191,6 +191,11 @@ public final class ConsoleServer implements AutoCloseable {
 
     private void handle(Request r) throws IOException {
         String path = r.path();
+        if (!r.method().equals("GET") && !r.method().equals("POST")) {
+            // Only a POST acts, and only with its token: no other method reaches a page.
+            r.html(405, Html.page("Not allowed", null, "", "<p>The console answers GET and POST only.</p>"));
+            return;
+        }
         if (path.equals("/style.css") && r.method().equals("GET")) {
             r.css(style);
             return;

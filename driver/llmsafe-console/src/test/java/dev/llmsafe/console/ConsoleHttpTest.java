@@ -90,6 +90,13 @@ class ConsoleHttpTest {
         alice.csrf = "forged" + token;
         assertThat(alice.post("/plans/" + id + "/approve", Map.of()).statusCode()).isEqualTo(403);
         assertThat(status(id)).isEqualTo(PlanStatus.PROPOSED);
+        // Only POST acts: another method with no token is not a way round it.
+        HttpResponse<String> put = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(console.base() + "/plans/" + id + "/approve")).header("Cookie", Request.COOKIE + "="
+                + alice.cookie).PUT(java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(put.statusCode()).isEqualTo(405);
+        assertThat(status(id)).isEqualTo(PlanStatus.PROPOSED);
         alice.csrf = token;
         HttpResponse<String> done = alice.post("/plans/" + id + "/approve", Map.of());
         assertThat(done.body()).contains("is approved by alice");
