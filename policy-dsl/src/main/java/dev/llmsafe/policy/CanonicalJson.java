@@ -63,8 +63,58 @@ final class CanonicalJson {
                 g.writeFieldName("policy");
                 writePolicy(g, c.policyIfAny().get());
             }
+            if (c.console().isPresent()) {
+                writeConsole(g, c.console().get());
+            }
             g.writeEndObject();
         });
+    }
+
+    private static void writeConsole(JsonGenerator g, ConsoleSettings c) throws IOException {
+        g.writeObjectFieldStart("console");
+        g.writeArrayFieldStart("users");
+        for (ConsoleSettings.User u : c.users()) {
+            g.writeStartObject();
+            g.writeStringField("name", u.name());
+            writeRoles(g, u.roles());
+            g.writeStringField("passwordHash", u.passwordHash().source());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        if (c.trustedProxy().isPresent()) {
+            ConsoleSettings.TrustedProxy p = c.trustedProxy().get();
+            g.writeObjectFieldStart("trustedProxy");
+            g.writeStringField("header", p.header());
+            g.writeArrayFieldStart("addresses");
+            for (String a : p.addresses()) {
+                g.writeString(a);
+            }
+            g.writeEndArray();
+            writeRoles(g, p.roles());
+            g.writeEndObject();
+        }
+        g.writeNumberField("idleMinutes", c.idleMinutes());
+        if (c.tls().isPresent()) {
+            g.writeObjectFieldStart("tls");
+            g.writeStringField("keyStore", c.tls().get().keyStore());
+            g.writeStringField("password", c.tls().get().password().source());
+            g.writeEndObject();
+        }
+        if (c.webhook().isPresent()) {
+            g.writeStringField("webhook", c.webhook().get());
+        }
+        if (c.publicUrl().isPresent()) {
+            g.writeStringField("publicUrl", c.publicUrl().get());
+        }
+        g.writeEndObject();
+    }
+
+    private static void writeRoles(JsonGenerator g, java.util.Set<ConsoleSettings.Role> roles) throws IOException {
+        g.writeArrayFieldStart("roles");
+        for (ConsoleSettings.Role r : new java.util.TreeSet<>(roles)) {
+            g.writeString(r.label());
+        }
+        g.writeEndArray();
     }
 
     private static void writeConnection(JsonGenerator g, String name, Optional<ConnectionSettings> c)

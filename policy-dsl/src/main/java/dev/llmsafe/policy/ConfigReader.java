@@ -24,7 +24,12 @@ final class ConfigReader {
 
     private static final List<String> TOP_KEYS = List.of("connection", "readConnection", "applyConnection",
             "storeConnection", "schema", "sealKey", "allowSelfApprove", "planExpiryHours", "lockTimeoutMs",
-            "statementTimeoutMs", "policy");
+            "statementTimeoutMs", "policy", "console");
+    private static final List<String> CONSOLE_KEYS = List.of("users", "trustedProxy", "idleMinutes", "tls", "webhook",
+            "publicUrl");
+    private static final List<String> USER_KEYS = List.of("name", "roles", "passwordHash");
+    private static final List<String> PROXY_KEYS = List.of("header", "addresses", "roles");
+    private static final List<String> TLS_KEYS = List.of("keyStore", "password");
     private static final List<String> CONNECTION_KEYS = List.of("url", "user", "password");
     private static final List<String> POLICY_KEYS = List.of("allow", "impact", "denyIdentifiers", "denyWrite",
             "autoColumns", "maxUpdateRows", "maxDeleteRows", "limits", "read", "maxStatementLength");
@@ -77,6 +82,7 @@ final class ConfigReader {
         optional(root, "statementTimeoutMs").ifPresent(m ->
                 b.statementTimeoutMs(integer(m.value(), "statementTimeoutMs", 1, 3_600_000)));
         optional(root, "policy").ifPresent(m -> b.policy(policy(m.value())));
+        optional(root, "console").ifPresent(m -> b.console(console(m.value())));
         if (optional(root, "policy").isEmpty() && optional(root, "connection").isPresent()) {
             throw error(root, "policy", "required key is missing: a configuration with the planning connection"
                     + " proposes, and needs the policy");
@@ -96,6 +102,99 @@ final class ConfigReader {
             return Secret.fromFile(interpolate(raw, path + ".password"), raw.value());
         });
         return guarded(urlNode, path + ".url", () -> new ConnectionSettings(url, user, password));
+    }
+
+    private ConsoleSettings console(Node node) {
+        Obj o = object(node, "console");
+        checkKeys(o, "console", CONSOLE_KEYS);
+        List<ConsoleSettings.User> users = new ArrayList<>();
+        java.util.Set<String> names = new java.util.HashSet<>();
+        optional(o, "users").ifPresent(m -> {
+            Arr list = (Arr) expect(m.value(), "console.users", Arr.class, "a list of users");
+            for (int i = 0; i < list.items().size(); i++) {
+                String path = "console.users[" + i + "]";
+                Obj u = object(list.items().get(i), path);
+                checkKeys(u, path, USER_KEYS);
+                Node nameNode = required(u, path, "name");
+                String name = string(nameNode, path + ".name").strip();
+                if (name.isEmpty()) {
+                    throw error(nameNode, path + ".name", "a user's name must not be blank");
+                }
+                if (!names.add(name.toLowerCase(java.util.Locale.ROOT))) {
+                    throw error(nameNode, path + ".name", "user " + name + " is listed twice (names are compared"
+                            + " without case)");
+                }
+                Str hash = (Str) expect(required(u, path, "passwordHash"), path + ".passwordHash", Str.class,
+                        "a string printed by `llmsafe hash-password`");
+                users.add(new ConsoleSettings.User(name, roles(required(u, path, "roles"), path + ".roles"),
+                        Secret.fromFile(interpolate(hash, path + ".passwordHash"), hash.value())));
+            }
+        });
+        Optional<ConsoleSettings.TrustedProxy> proxy = optional(o, "trustedProxy").map(m -> {
+            Obj p = object(m.value(), "console.trustedProxy");
+            checkKeys(p, "console.trustedProxy", PROXY_KEYS);
+            Node headerNode = required(p, "console.trustedProxy", "header");
+            String header = string(headerNode, "console.trustedProxy.header");
+            if (!header.matches("[A-Za-z0-9-]+")) {
+                throw error(headerNode, "console.trustedProxy.header", "not a header name; write one such as"
+                        + " X-Forwarded-User");
+            }
+            Arr addresses = (Arr) expect(required(p, "console.trustedProxy", "addresses"),
+                    "console.trustedProxy.addresses", Arr.class, "a list of the proxy's IP addresses");
+            if (addresses.items().isEmpty()) {
+                throw error(addresses, "console.trustedProxy.addresses", "the list is empty, so the header would be"
+                        + " believed from nowhere; name the proxy's addresses, for example [\"127.0.0.1\"]");
+            }
+            List<String> list = new ArrayList<>();
+            for (int i = 0; i < addresses.items().size(); i++) {
+                Node a = addresses.items().get(i);
+                String address = string(a, "console.trustedProxy.addresses[" + i + "]");
+                if (!address.matches("[0-9.]+|[0-9A-Fa-f:]+")) {
+                    throw error(a, "console.trustedProxy.addresses[" + i + "]", "not an IP address (names are not"
+                            + " resolved: a name could be made to point anywhere)");
+                }
+                list.add(address);
+            }
+            return new ConsoleSettings.TrustedProxy(header, list, roles(required(p, "console.trustedProxy", "roles"),
+                    "console.trustedProxy.roles"));
+        });
+        int idle = optional(o, "idleMinutes").map(m -> integer(m.value(), "console.idleMinutes", 1, 1440)).orElse(30);
+        Optional<ConsoleSettings.Tls> tls = optional(o, "tls").map(m -> {
+            Obj t = object(m.value(), "console.tls");
+            checkKeys(t, "console.tls", TLS_KEYS);
+            String store = string(required(t, "console.tls", "keyStore"), "console.tls.keyStore");
+            Str pw = (Str) expect(required(t, "console.tls", "password"), "console.tls.password", Str.class, "a string");
+            return new ConsoleSettings.Tls(store, Secret.fromFile(interpolate(pw, "console.tls.password"), pw.value()));
+        });
+        Optional<String> webhook = optional(o, "webhook").map(m -> httpUrl(m.value(), "console.webhook"));
+        Optional<String> publicUrl = optional(o, "publicUrl").map(m -> httpUrl(m.value(), "console.publicUrl"));
+        return new ConsoleSettings(users, proxy, idle, tls, webhook, publicUrl);
+    }
+
+    private java.util.Set<ConsoleSettings.Role> roles(Node node, String path) {
+        Arr list = (Arr) expect(node, path, Arr.class, "a list of roles: reader, approver, applier");
+        java.util.Set<ConsoleSettings.Role> roles = java.util.EnumSet.noneOf(ConsoleSettings.Role.class);
+        for (int i = 0; i < list.items().size(); i++) {
+            Node item = list.items().get(i);
+            String role = string(item, path + "[" + i + "]");
+            ConsoleSettings.Role r = java.util.Arrays.stream(ConsoleSettings.Role.values())
+                    .filter(x -> x.label().equals(role)).findFirst()
+                    .orElseThrow(() -> error(item, path, "unknown role \"" + role + "\"; the roles are reader, approver"
+                            + " and applier"));
+            roles.add(r);
+        }
+        if (roles.isEmpty()) {
+            throw error(list, path, "no role; give at least reader");
+        }
+        return roles;
+    }
+
+    private String httpUrl(Node node, String path) {
+        String url = string(node, path);
+        if (!url.startsWith("https://") && !url.startsWith("http://")) {
+            throw error(node, path, "expected an http:// or https:// URL");
+        }
+        return url;
     }
 
     private Policy policy(Node node) {

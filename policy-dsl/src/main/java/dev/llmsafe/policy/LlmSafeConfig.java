@@ -23,7 +23,8 @@ import java.util.function.UnaryOperator;
  * <p>A configuration names only what its process uses ({@link #serves()}): one for approving
  * ({@code approve}, {@code reject}, {@code list}, {@code show}) needs only {@code storeConnection} and the
  * seal key; one for applying adds {@code applyConnection} and the policy, which apply re-checks the plan
- * against. Neither then holds the planning credential. {@link #connection()} and {@link #policy()} of a
+ * against; one for reading ({@code readConnection} and the policy) reads and proposes nothing. None of
+ * them then holds the planning credential. {@link #connection()} and {@link #policy()} of a
  * configuration without them say which key is missing.
  *
  * <p>String values may name environment variables: {@code ${NAME}} or {@code ${NAME:-default}};
@@ -44,6 +45,7 @@ public final class LlmSafeConfig {
     private final int lockTimeoutMs;
     private final int statementTimeoutMs;
     private final Policy policy;
+    private final Optional<ConsoleSettings> console;
 
     private LlmSafeConfig(Builder b) {
         this.source = b.source;
@@ -58,6 +60,7 @@ public final class LlmSafeConfig {
         this.lockTimeoutMs = b.lockTimeoutMs;
         this.statementTimeoutMs = b.statementTimeoutMs;
         this.policy = b.policy;
+        this.console = Optional.ofNullable(b.console);
         if (connection == null && b.storeConnection == null) {
             throw new IllegalArgumentException("connection is required, or storeConnection for a configuration that"
                     + " only approves, rejects, lists and shows plans");
@@ -160,6 +163,9 @@ public final class LlmSafeConfig {
         if ((connection != null || applyConnection.isPresent()) && policy != null) {
             roles.add(Role.APPLY);
         }
+        if ((connection != null || readConnection.isPresent()) && policy != null) {
+            roles.add(Role.READ);
+        }
         return roles;
     }
 
@@ -170,7 +176,9 @@ public final class LlmSafeConfig {
         /** {@code approve}, {@code reject}, {@code list}, {@code show}: the store alone. */
         APPROVE("approve (approve, reject, list, show)", "storeConnection or connection"),
         /** {@code apply}: the store, the apply credential and the policy it re-checks plans against. */
-        APPLY("apply", "applyConnection or connection, and policy");
+        APPLY("apply", "applyConnection or connection, and policy"),
+        /** Guarded reads alone ({@code read}, {@code explain}, the console's read page): no plan is made. */
+        READ("read (read, explain, the console's reads)", "readConnection or connection, and policy");
 
         private final String commands;
         private final String needs;
@@ -261,6 +269,11 @@ public final class LlmSafeConfig {
         return Optional.ofNullable(policy);
     }
 
+    /** The approval console's settings ({@code llmsafe serve}), when this configuration names them. */
+    public Optional<ConsoleSettings> console() {
+        return console;
+    }
+
     /**
      * The canonical JSON form. Secrets are written as the file wrote them ({@code ${NAME}}), so the
      * output is safe to show when the file itself kept secrets out.
@@ -287,6 +300,9 @@ public final class LlmSafeConfig {
         sb.append("  plans expire     after ").append(planExpiryHours).append(" hours\n");
         sb.append("  dry run bounds   ").append(lockTimeoutMs).append(" ms lock wait, ").append(statementTimeoutMs)
                 .append(" ms per statement\n");
+        console.ifPresent(c -> sb.append("  console          ").append(c.users().size()).append(" users")
+                .append(c.trustedProxy().map(p -> ", proxy header " + p.header()).orElse(""))
+                .append(c.tls().isPresent() ? ", HTTPS" : ", HTTP").append('\n'));
         if (policy == null) {
             sb.append("  policy           (not set: this configuration does not propose or apply)\n");
         } else {
@@ -305,13 +321,13 @@ public final class LlmSafeConfig {
                 && schema.equals(c.schema) && sealKey.equals(c.sealKey)
                 && allowSelfApprove == c.allowSelfApprove && planExpiryHours == c.planExpiryHours
                 && lockTimeoutMs == c.lockTimeoutMs && statementTimeoutMs == c.statementTimeoutMs
-                && Objects.equals(policy, c.policy);
+                && Objects.equals(policy, c.policy) && console.equals(c.console);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(connection, readConnection, applyConnection, storeConnection, schema, sealKey,
-                allowSelfApprove, planExpiryHours, lockTimeoutMs, statementTimeoutMs, policy);
+                allowSelfApprove, planExpiryHours, lockTimeoutMs, statementTimeoutMs, policy, console);
     }
 
     /** The summary; never shows a secret. */
@@ -334,6 +350,7 @@ public final class LlmSafeConfig {
         private int lockTimeoutMs = 2_000;
         private int statementTimeoutMs = 10_000;
         private Policy policy;
+        private ConsoleSettings console;
 
         private Builder() {
         }
@@ -415,6 +432,12 @@ public final class LlmSafeConfig {
         /** The policy (required). */
         public Builder policy(Policy policy) {
             this.policy = policy;
+            return this;
+        }
+
+        /** The approval console's settings. */
+        public Builder console(ConsoleSettings console) {
+            this.console = console;
             return this;
         }
 

@@ -336,6 +336,40 @@ class ConfigLoaderTest {
         assertThat(c.policy().tables()).hasSize(1);
     }
 
+    /** The console section: users with hashes and roles, a proxy believed from its addresses only, located errors. */
+    @Test
+    void theConsoleSectionNamesItsUsersAndTheProxyAndRoundTrips() {
+        String store = "\"storeConnection\": { \"url\": \"jdbc:postgresql://127.0.0.1:5432/app\" }, ";
+        LlmSafeConfig c = parse("{" + store + "\"console\": {\"users\": [{\"name\": \"alice\", \"roles\": [\"approver\","
+                + " \"reader\"], \"passwordHash\": \"$2a$10$abcdefghijklmnopqrstuv\"}], \"trustedProxy\": {\"header\":"
+                + " \"X-Forwarded-User\", \"addresses\": [\"10.0.0.5\"], \"roles\": [\"reader\"]}, \"idleMinutes\": 15,"
+                + " \"tls\": {\"keyStore\": \"/srv/console.p12\", \"password\": \"${LLMSAFE_PASSWORD}\"},"
+                + " \"webhook\": \"https://chat.example/hook\"}}");
+        ConsoleSettings console = c.console().orElseThrow();
+        assertThat(console.users()).singleElement().satisfies(u -> {
+            assertThat(u.name()).isEqualTo("alice");
+            assertThat(u.roles()).containsExactlyInAnyOrder(ConsoleSettings.Role.APPROVER, ConsoleSettings.Role.READER);
+            assertThat(u.passwordHash().reveal()).isEqualTo("$2a$10$abcdefghijklmnopqrstuv");
+        });
+        assertThat(console.trustedProxy()).hasValueSatisfying(p -> assertThat(p.addresses()).containsExactly("10.0.0.5"));
+        assertThat(console.idleMinutes()).isEqualTo(15);
+        assertThat(console.tls().orElseThrow().password().reveal()).isNotEqualTo("${LLMSAFE_PASSWORD}");
+        assertThat(c.toJson()).contains("\"password\" : \"${LLMSAFE_PASSWORD}\"");
+        assertThat(LlmSafeConfig.parse(c.toJson(), "again", env)).isEqualTo(c);
+        assertThat(errorOf("{" + store + "\"console\": {\"users\": [{\"name\": \"a\", \"roles\": [\"admin\"],"
+                + " \"passwordHash\": \"x\"}]}}")).contains("console.users[0].roles").contains("unknown role \"admin\"");
+        assertThat(errorOf("{" + store + "\"console\": {\"users\": [{\"name\": \"a\", \"roles\": [\"reader\"]}]}}"))
+                .contains("console.users[0].passwordHash").contains("required key is missing");
+        assertThat(errorOf("{" + store + "\"console\": {\"users\": [{\"name\": \"a\", \"roles\": [\"reader\"],"
+                + " \"passwordHash\": \"x\"}, {\"name\": \"A\", \"roles\": [\"reader\"], \"passwordHash\": \"y\"}]}}"))
+                .contains("console.users[1].name").contains("listed twice");
+        assertThat(errorOf("{" + store + "\"console\": {\"trustedProxy\": {\"header\": \"X-User\", \"addresses\":"
+                + " [\"proxy.internal\"], \"roles\": [\"reader\"]}}}")).contains("not an IP address");
+        assertThat(errorOf("{" + store + "\"console\": {\"trustedProxy\": {\"header\": \"X-User\", \"addresses\": [],"
+                + " \"roles\": [\"reader\"]}}}")).contains("believed from nowhere");
+        assertThat(errorOf("{" + store + "\"console\": {\"webhok\": \"https://x\"}}")).contains("did you mean \"webhook\"");
+    }
+
     /** O5: a configuration names what its process uses: the approver's and the applier's need no planning credential. */
     @Test
     void O5_aConfigurationForApprovingOrApplyingNeedsNoPlanningCredential() {
@@ -357,7 +391,15 @@ class ConfigLoaderTest {
         assertThat(applier.planningConnection()).isEmpty();
 
         assertThat(parse(FULL).serves()).containsExactly(LlmSafeConfig.Role.PROPOSE, LlmSafeConfig.Role.APPROVE,
-                LlmSafeConfig.Role.APPLY);
+                LlmSafeConfig.Role.APPLY, LlmSafeConfig.Role.READ);
+        // The console's file: it approves, applies and reads, and proposes nothing.
+        LlmSafeConfig console = parse("{" + store + ", \"applyConnection\": { \"url\": \"jdbc:postgresql://127.0.0.1:5432/app\","
+                + " \"user\": \"llm_apply\" }, \"readConnection\": { \"url\": \"jdbc:postgresql://127.0.0.1:5432/app\","
+                + " \"user\": \"llm_read\" }, \"policy\": {\"allow\": [\"orders\"]}}");
+        assertThat(console.serves()).containsExactly(LlmSafeConfig.Role.APPROVE, LlmSafeConfig.Role.APPLY,
+                LlmSafeConfig.Role.READ);
+        assertThatThrownBy(console::connection).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("names no connection").hasMessageContaining("read (read, explain, the console's reads)");
         // The per-role files of samples/roles/per-role serve what their comments say, and only the
         // application's and the operator's hold the planning credential.
         Path samples = Path.of("").toAbsolutePath();
@@ -370,7 +412,9 @@ class ConfigLoaderTest {
                 "application.json", java.util.EnumSet.allOf(LlmSafeConfig.Role.class),
                 "operator.json", java.util.EnumSet.allOf(LlmSafeConfig.Role.class),
                 "approver.json", java.util.EnumSet.of(LlmSafeConfig.Role.APPROVE),
-                "applier.json", java.util.EnumSet.of(LlmSafeConfig.Role.APPROVE, LlmSafeConfig.Role.APPLY));
+                "applier.json", java.util.EnumSet.of(LlmSafeConfig.Role.APPROVE, LlmSafeConfig.Role.APPLY),
+                "console.json", java.util.EnumSet.of(LlmSafeConfig.Role.APPROVE, LlmSafeConfig.Role.APPLY,
+                        LlmSafeConfig.Role.READ));
         for (Map.Entry<String, java.util.Set<LlmSafeConfig.Role>> e : expected.entrySet()) {
             LlmSafeConfig c = LlmSafeConfig.load(samples.resolve(e.getKey()), any);
             assertThat(c.serves()).as(e.getKey()).isEqualTo(e.getValue());

@@ -20,7 +20,7 @@ import picocli.CommandLine.Command;
         description = "Guarded reads and approved writes for a database a language model can reach.",
         subcommands = {InitCommand.class, MigrateCommand.class, CheckCommand.class, PlanCommand.class,
                 ReadCommand.class, ExplainCommand.class, SchemaCommand.class, McpCommand.class, ListCommand.class, ShowCommand.class, ApproveCommand.class, ApplyCommand.class,
-                RejectCommand.class, CommandLine.HelpCommand.class})
+                RejectCommand.class, ServeCommand.class, HashPasswordCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     /** Done. */

@@ -65,7 +65,7 @@ final class ReadCommand extends Base {
                         r.rows().size(), "truncated", r.truncated())));
             }
             case "csv" -> {
-                csv(out(), r, !csvRaw, nullText);
+                out().print(r.csv(!csvRaw, nullText));
                 if (r.truncated()) {
                     err().println(cut);
                 }
@@ -93,40 +93,6 @@ final class ReadCommand extends Base {
             rows.add(values);
         }
         return rows;
-    }
-
-    /**
-     * RFC 4180: a header line, then one line per row; NULL is an empty field, or {@code nullText} when
-     * it is given. With {@code neutralise}
-     * (the default, R13), a text field, header or value, beginning with {@code =}, {@code +}, {@code -},
-     * {@code @}, a tab or a carriage return gets a leading {@code '}, OWASP's advice against CSV
-     * injection: a spreadsheet shows it as text instead of running it (=HYPERLINK(...), =cmd|...).
-     * Numbers are never prefixed: a number column's -5 is a number, not a formula.
-     */
-    static void csv(PrintWriter out, ReadResult r, boolean neutralise, String nullText) {
-        List<String> header = new ArrayList<>();
-        for (ReadResult.Column c : r.columns()) {
-            header.add(csvField(neutralise ? inert(c.name()) : c.name()));
-        }
-        out.print(String.join(",", header) + "\r\n");
-        for (List<Object> row : r.rows()) {
-            List<String> fields = new ArrayList<>(row.size());
-            for (Object v : row) {
-                fields.add(v == null ? (nullText == null ? "" : csvField(nullText)) : csvField(neutralise && v instanceof String s ? inert(s) : v.toString()));
-            }
-            out.print(String.join(",", fields) + "\r\n");
-        }
-    }
-
-    /** A text that a spreadsheet will not run as a formula: OWASP's leading quote where one could start. */
-    static String inert(String s) {
-        return !s.isEmpty() && "=+-@\t\r".indexOf(s.charAt(0)) >= 0 ? "'" + s : s;
-    }
-
-    /** A field quoted when it holds a comma, a quote or a line break, with its quotes doubled. */
-    static String csvField(String s) {
-        boolean quote = s.indexOf(',') >= 0 || s.indexOf('"') >= 0 || s.indexOf('\n') >= 0 || s.indexOf('\r') >= 0;
-        return quote ? '"' + s.replace("\"", "\"\"") + '"' : s;
     }
 
     /**

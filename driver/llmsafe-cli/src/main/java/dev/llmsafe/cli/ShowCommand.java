@@ -24,8 +24,8 @@ final class ShowCommand extends Base {
             if (common.json) {
                 List<Map<String, Object>> history = new ArrayList<>();
                 for (AuditEntry e : p.history()) {
-                    history.add(Map.of("at", e.at().toString(), "actor", e.actor(), "action", e.action(), "outcome",
-                            e.outcome(), "detail", e.detail() == null ? "" : e.detail()));
+                    history.add(Map.of("at", e.at().toString(), "actor", e.actor(), "action", e.action().label(),
+                            "outcome", e.outcome().label(), "detail", e.detail() == null ? "" : e.detail()));
                 }
                 out().println(Json.write(Json.object("planId", p.plan().id().toString(), "status", p.status().label(),
                         "approvedBy", p.approvedBy().orElse(null), "outcome", p.outcome().orElse(null),
@@ -39,8 +39,8 @@ final class ShowCommand extends Base {
                     .orElse("") + p.outcome().map(o -> ": " + Visible.text(o)).orElse(""));
             out().println("History:");
             for (AuditEntry e : p.history()) {
-                out().println("  " + e.at() + "  " + Visible.text(e.actor()) + "  " + Visible.text(e.action()) + "  "
-                        + Visible.text(e.outcome()) + (e.detail() == null || e.detail().isEmpty() ? ""
+                out().println("  " + e.at() + "  " + Visible.text(e.actor()) + "  " + e.action().label() + "  "
+                        + e.outcome().label() + (e.detail() == null || e.detail().isEmpty() ? ""
                         : "  " + Visible.text(e.detail())));
             }
             out().flush();

@@ -438,7 +438,7 @@ class CliTest {
                 .contains("Apply connection: reachable");
         assertThat(run("check", "--config", planner.toString()).out())
                 .startsWith("Serves: propose (plan, read, explain, schema, mcp, jdbc:llmsafe:), approve (approve, reject,"
-                        + " list, show), apply\n");
+                        + " list, show), apply, read (read, explain, the console's reads)\n");
     }
 
     /** O2: integers are the same JSON type on every database: numbers up to 2^53, digits in a string beyond. */

@@ -11,7 +11,9 @@ import dev.llmsafe.dialect.UnreadableValueException;
 import dev.llmsafe.plan.ParameterReplay;
 import dev.llmsafe.plan.PlannedStatement;
 import dev.llmsafe.policy.Policy;
+import dev.llmsafe.store.AuditAction;
 import dev.llmsafe.store.AuditEntry;
+import dev.llmsafe.store.AuditOutcome;
 import dev.llmsafe.store.PlanStatus;
 import dev.llmsafe.store.PlanStore;
 import dev.llmsafe.store.StoredPlan;
@@ -96,9 +98,9 @@ public final class Applier {
             }
             AuditEntry e = closing.get();
             throw new RefusedException(Refusal.PLAN_CLOSED, "plan " + planId + " says approved, but its audit trail"
-                    + " records '" + e.action() + " " + e.outcome() + "' by " + e.actor() + " at " + e.at() + ": the store"
-                    + " was edited to bring a closed plan back. Nothing was applied; propose the change again, and find"
-                    + " out who can write the plan store.");
+                    + " records '" + e.action().label() + " " + e.outcome().label() + "' by " + e.actor() + " at " + e.at()
+                    + ": the store was edited to bring a closed plan back. Nothing was applied; propose the change again,"
+                    + " and find out who can write the plan store.");
         }
         if (Actors.same(actor, sp.plan().proposer()) && !allowSelfApprove) {
             throw new RefusedException(Refusal.SELF_APPROVAL, actor + " proposed plan " + planId + " and cannot also"
@@ -106,7 +108,7 @@ public final class Applier {
                     + " allowSelfApprove (the audit will say so).");
         }
         try {
-            store.audit(planId, actor, "apply", "attempting", "");
+            store.audit(planId, actor, AuditAction.APPLY, AuditOutcome.ATTEMPTING, "");
         } catch (SQLException e) {
             throw new RefusedException(Refusal.AUDIT_FAILED, "the audit record of this attempt could not be written ("
                     + e.getMessage() + "), so nothing was applied: every apply leaves a trace first.", e);
@@ -123,14 +125,14 @@ public final class Applier {
                     : (SQLException) e;
             String reason = failure instanceof RefusedException r ? r.code() + ": " + r.detail()
                     : "error: " + failure.getMessage();
-            List<String> lost = record(planId, actor, PlanStatus.FAILED, "failed", reason);
+            List<String> lost = record(planId, actor, PlanStatus.FAILED, AuditOutcome.FAILED, reason);
             lost.forEach(w -> LOG.warn("plan {}: {}", planId, w));
             throw failure;
         }
         long total = rows.stream().mapToLong(Long::longValue).sum();
         String counts = (total == 1 ? "1 row" : total + " rows")
                 + (rows.size() == 1 ? "" : " (" + rows.size() + " statements: " + rows + ")");
-        List<String> warnings = record(planId, actor, PlanStatus.APPLIED, "applied", counts + " committed");
+        List<String> warnings = record(planId, actor, PlanStatus.APPLIED, AuditOutcome.APPLIED, counts + " committed");
         return new ApplyResult(planId, rows, warnings);
     }
 
@@ -141,11 +143,7 @@ public final class Applier {
      * age (A11).
      */
     private static Optional<AuditEntry> closingEntry(StoredPlan sp) {
-        return sp.history().stream().filter(e -> switch (e.action()) {
-            case "reject", "expire" -> e.outcome().equals("done");
-            case "apply" -> e.outcome().equals("failed") || e.outcome().equals("applied");
-            default -> false;
-        }).findFirst();
+        return sp.history().stream().filter(AuditEntry::closes).findFirst();
     }
 
     private List<Long> run(StoredPlan sp) throws SQLException {
@@ -232,7 +230,7 @@ public final class Applier {
     }
 
     /** The outcome, best effort: a failure to record it is a warning, never a false failure (A7). */
-    private List<String> record(UUID planId, String actor, PlanStatus status, String outcome, String detail) {
+    private List<String> record(UUID planId, String actor, PlanStatus status, AuditOutcome outcome, String detail) {
         List<String> warnings = new ArrayList<>();
         try {
             store.finish(planId, status, detail);
@@ -240,7 +238,7 @@ public final class Applier {
             warnings.add("the plan's status could not be set to " + status.label() + ": " + e.getMessage());
         }
         try {
-            store.audit(planId, actor, "apply", outcome, detail);
+            store.audit(planId, actor, AuditAction.APPLY, outcome, detail);
         } catch (SQLException e) {
             warnings.add("the outcome could not be written to the audit trail: " + e.getMessage());
         }

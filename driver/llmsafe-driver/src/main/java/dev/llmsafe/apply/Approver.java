@@ -3,6 +3,8 @@ package dev.llmsafe.apply;
 import dev.llmsafe.Defects;
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
+import dev.llmsafe.store.AuditAction;
+import dev.llmsafe.store.AuditOutcome;
 import dev.llmsafe.store.PlanStatus;
 import dev.llmsafe.store.PlanStore;
 import dev.llmsafe.store.StoredPlan;
@@ -51,7 +53,7 @@ public final class Approver {
         requireProposed(sp);
         boolean self = Actors.same(actor, sp.plan().proposer());
         if (self && !allowSelfApprove) {
-            store.audit(planId, actor, "approve", "refused", "the proposer may not approve its own plan");
+            store.audit(planId, actor, AuditAction.APPROVE, AuditOutcome.REFUSED, "the proposer may not approve its own plan");
             throw new RefusedException(Refusal.SELF_APPROVAL, actor + " proposed plan " + planId + " and cannot also"
                     + " approve it: a card read by its own author confirms nothing. Another person must approve it;"
                     + " if one person really holds both roles, set allowSelfApprove (the audit will say so).");
@@ -60,7 +62,7 @@ public final class Approver {
             requireProposed(store.load(planId));
             throw new RefusedException(Refusal.ALREADY_APPROVED, "plan " + planId + " changed while it was being approved.");
         }
-        store.audit(planId, actor, "approve", self ? "self-approved" : "done",
+        store.audit(planId, actor, AuditAction.APPROVE, self ? AuditOutcome.SELF_APPROVED : AuditOutcome.DONE,
                 self ? "proposed and approved by the same actor (allowSelfApprove)" : "");
         return store.load(planId);
     }
@@ -84,7 +86,7 @@ public final class Approver {
         if (!store.markRejected(planId, "rejected by " + actor + (reason == null || reason.isBlank() ? "" : ": " + reason))) {
             throw closed(store.load(planId));
         }
-        store.audit(planId, actor, "reject", "done", reason == null ? "" : reason);
+        store.audit(planId, actor, AuditAction.REJECT, AuditOutcome.DONE, reason == null ? "" : reason);
     }
 
     private static void requireProposed(StoredPlan sp) throws RefusedException {

@@ -113,10 +113,10 @@ public final class Card {
     }
 
     /**
-     * D12: a secret key is withheld; its keyed hash, shortened, tells the rows apart, while nobody without
-     * the key can check a guess against it.
+     * A key value as the card shows it. D12: a secret key is withheld; its keyed hash, shortened, tells the
+     * rows apart, while nobody without the key can check a guess against it.
      */
-    private static String key(dev.llmsafe.value.Value v) {
+    public static String key(dev.llmsafe.value.Value v) {
         if (v instanceof dev.llmsafe.value.MaskedValue m) {
             return "<withheld, " + m.algorithm() + " " + m.hash().substring(0, 16) + ">";
         }

@@ -7,9 +7,14 @@ import java.time.Instant;
  *
  * @param at when
  * @param actor who, as given (actor names are not an authorisation boundary: T3)
- * @param action propose, approve, reject, apply, expire
- * @param outcome what came of it: done, attempting, applied, failed, refused
+ * @param action what was done
+ * @param outcome what came of it
  * @param detail the reason or the counts, in words
  */
-public record AuditEntry(Instant at, String actor, String action, String outcome, String detail) {
+public record AuditEntry(Instant at, String actor, AuditAction action, AuditOutcome outcome, String detail) {
+
+    /** Whether this entry closes the plan for good: a rejection, an expiry, an apply's end. */
+    public boolean closes() {
+        return outcome.closes(action);
+    }
 }

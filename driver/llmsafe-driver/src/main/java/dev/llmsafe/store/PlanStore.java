@@ -155,7 +155,7 @@ public final class PlanStore implements PlanSink {
                 update(c, "INSERT INTO " + StoreSchema.PLANS + " (id, created_at, proposer, status, plan_json, checksum,"
                         + " seal) VALUES (?, ?, ?, ?, ?, ?, ?)", id, plan.createdAt().toString(), plan.proposer(),
                         PlanStatus.PROPOSED.label(), json, checksum, seals.planSeal(id, json));
-                insertAudit(c, plan.id(), plan.proposer(), "propose", "done", plan.rowCount() + " rows in "
+                insertAudit(c, plan.id(), plan.proposer(), AuditAction.PROPOSE, AuditOutcome.DONE, plan.rowCount() + " rows in "
                         + plan.statements().size() + " statement" + (plan.statements().size() == 1 ? "" : "s"));
                 c.commit();
             } catch (SQLException e) {
@@ -179,7 +179,7 @@ public final class PlanStore implements PlanSink {
                     && sp.plan().createdAt().plus(expiry).isBefore(clock.instant())) {
                 String why = "older than " + expiry.toHours() + " hours";
                 if (move(c, id, List.of(sp.status()), PlanStatus.EXPIRED, why)) {
-                    insertAudit(c, id, "llmsafe", "expire", "done", why);
+                    insertAudit(c, id, "llmsafe", AuditAction.EXPIRE, AuditOutcome.DONE, why);
                 }
                 throw new RefusedException(Refusal.PLAN_EXPIRED, "plan " + id + " was proposed at " + sp.plan().createdAt()
                         + " and is " + why + ". Propose the change again to see the rows as they are now.");
@@ -342,8 +342,8 @@ public final class PlanStore implements PlanSink {
             ps.setString(1, id.toString());
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new AuditEntry(Instant.parse(rs.getString(1)), rs.getString(2), rs.getString(3),
-                            rs.getString(4), rs.getString(5)));
+                    out.add(new AuditEntry(Instant.parse(rs.getString(1)), rs.getString(2),
+                            AuditAction.of(rs.getString(3)), AuditOutcome.of(rs.getString(4)), rs.getString(5)));
                 }
             }
         }
@@ -411,17 +411,18 @@ public final class PlanStore implements PlanSink {
     // ---- audit ----
 
     /** Writes one audit entry and commits it at once (A7's first phase relies on that). */
-    public void audit(UUID id, String actor, String action, String outcome, String detail) throws SQLException {
+    public void audit(UUID id, String actor, AuditAction action, AuditOutcome outcome, String detail)
+            throws SQLException {
         try (Connection c = source.getConnection()) {
             ready(c);
             insertAudit(c, id, actor, action, outcome, detail);
         }
     }
 
-    private void insertAudit(Connection c, UUID id, String actor, String action, String outcome, String detail)
-            throws SQLException {
+    private void insertAudit(Connection c, UUID id, String actor, AuditAction action, AuditOutcome outcome,
+            String detail) throws SQLException {
         update(c, "INSERT INTO " + StoreSchema.AUDIT + " (plan_id, at, actor, action, outcome, detail) VALUES (?, ?, ?, ?, ?, ?)",
-                id.toString(), clock.instant().toString(), actor, action, outcome, detail);
+                id.toString(), clock.instant().toString(), actor, action.label(), outcome.label(), detail);
     }
 
     // ---- helpers ----

@@ -8,7 +8,9 @@ import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.Bounds;
 import dev.llmsafe.plan.Plan;
 import dev.llmsafe.policy.Policy;
+import dev.llmsafe.store.AuditAction;
 import dev.llmsafe.store.AuditEntry;
+import dev.llmsafe.store.AuditOutcome;
 import dev.llmsafe.store.PlanStatus;
 import dev.llmsafe.store.PlanStore;
 import dev.llmsafe.store.StoredPlan;
@@ -107,10 +109,10 @@ class ApplyTest {
         assertThat(done.status()).isEqualTo(PlanStatus.APPLIED);
         assertThat(done.approvedBy()).contains("alice@example.com");
         assertThat(done.history()).extracting(AuditEntry::actor, AuditEntry::action, AuditEntry::outcome).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("assistant", "propose", "done"),
-                org.assertj.core.groups.Tuple.tuple("alice@example.com", "approve", "done"),
-                org.assertj.core.groups.Tuple.tuple("bob@example.com", "apply", "attempting"),
-                org.assertj.core.groups.Tuple.tuple("bob@example.com", "apply", "applied"));
+                org.assertj.core.groups.Tuple.tuple("assistant", AuditAction.PROPOSE, AuditOutcome.DONE),
+                org.assertj.core.groups.Tuple.tuple("alice@example.com", AuditAction.APPROVE, AuditOutcome.DONE),
+                org.assertj.core.groups.Tuple.tuple("bob@example.com", AuditAction.APPLY, AuditOutcome.ATTEMPTING),
+                org.assertj.core.groups.Tuple.tuple("bob@example.com", AuditAction.APPLY, AuditOutcome.APPLIED));
     }
 
     @ParameterizedTest
@@ -127,9 +129,9 @@ class ApplyTest {
         refused(() -> w.applier(store, POLICY).apply(plan.id(), "KENJI"), Refusal.SELF_APPROVAL, "cannot also apply it");
         w.applier(store, POLICY, null, true, Bounds.DEFAULT).apply(plan.id(), "kenji");
         assertThat(store.load(plan.id()).history()).extracting(AuditEntry::actor, AuditEntry::action, AuditEntry::outcome)
-                .contains(org.assertj.core.groups.Tuple.tuple("  kenji ", "approve", "refused"),
-                        org.assertj.core.groups.Tuple.tuple("kenji", "approve", "self-approved"),
-                        org.assertj.core.groups.Tuple.tuple("kenji", "apply", "applied"));
+                .contains(org.assertj.core.groups.Tuple.tuple("  kenji ", AuditAction.APPROVE, AuditOutcome.REFUSED),
+                        org.assertj.core.groups.Tuple.tuple("kenji", AuditAction.APPROVE, AuditOutcome.SELF_APPROVED),
+                        org.assertj.core.groups.Tuple.tuple("kenji", AuditAction.APPLY, AuditOutcome.APPLIED));
     }
 
     @ParameterizedTest
@@ -680,7 +682,8 @@ class ApplyTest {
                     .isEqualTo(1);
             StoredPlan failed = store.load(plan.id());
             assertThat(failed.status()).isEqualTo(PlanStatus.FAILED);
-            assertThat(failed.history()).extracting(AuditEntry::outcome).contains("attempting", "failed");
+            assertThat(failed.history()).extracting(AuditEntry::outcome).contains(AuditOutcome.ATTEMPTING,
+                    AuditOutcome.FAILED);
             assertThat(failed.outcome()).hasValueSatisfying(o -> assertThat(o).startsWith("LOCK_TIMEOUT"));
         }
         assertThat(w.snapshot("orders")).contains("[3, open, null, 3, t3]");

@@ -139,6 +139,30 @@ class StoreTest {
 
     @ParameterizedTest
     @EnumSource(Engine.class)
+    void T2_theAuditIsStoredAsTheTextItAlwaysWasAndATextLlmsafeDoesNotWriteIsTampering(Engine engine) throws Exception {
+        try (Workflow w = fresh(engine)) {
+            PlanStore store = w.store(null);
+            Plan plan = w.propose(store, POLICY, "assistant", "UPDATE orders SET qty = 5 WHERE id = 1");
+            new Approver(store, true).approve(plan.id(), "assistant");
+            new Approver(store, false).reject(plan.id(), "carol", "no");
+            List<String> rows = new java.util.ArrayList<>();
+            try (PreparedStatement ps = w.db.admin().prepareStatement("SELECT action, outcome FROM llmsafe_audit"
+                    + " WHERE plan_id = ? ORDER BY id")) {
+                ps.setString(1, plan.id().toString());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        rows.add(rs.getString(1) + " " + rs.getString(2));
+                    }
+                }
+            }
+            assertThat(rows).containsExactly("propose done", "approve self-approved", "reject done");
+            w.db.execute("UPDATE llmsafe_audit SET action = 'unreject' WHERE plan_id = '" + plan.id() + "' AND action = 'reject'");
+            refused(() -> store.load(plan.id()), Refusal.PLAN_TAMPERED, "an audit action 'unreject' that llmsafe does not write");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
     void T2_aSealKeyOnOneSideOnlyRefusesEveryPlan(Engine engine) throws Exception {
         try (Workflow w = fresh(engine)) {
             PlanStore sealed = w.store(KEY);

@@ -15,42 +15,16 @@ import dev.llmsafe.sql.LexSettings;
 import dev.llmsafe.sql.StatementAnalyzer;
 import dev.llmsafe.store.PlanStore;
 import dev.llmsafe.testing.Engine;
+import dev.llmsafe.testing.MovableClock;
 import dev.llmsafe.testing.ScratchDatabase;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
 /** Propose, approve and apply on a scratch database, wired as the engine wires them. */
 final class Workflow implements AutoCloseable {
-
-    /** A clock tests can move forward. */
-    static final class MovableClock extends Clock {
-        private Instant now = Instant.now();
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
 
     final ScratchDatabase db;
     final HikariDataSource pool;

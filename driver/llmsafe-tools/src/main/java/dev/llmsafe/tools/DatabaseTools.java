@@ -99,22 +99,28 @@ public final class DatabaseTools implements SqlTools, AutoCloseable {
 
     /**
      * The tools over an operator's deployment: its planning pool for reads and dry runs, its store.
+     * A deployment whose configuration names no planning connection (one that reads, approves and
+     * applies, as the console's) reads on its read connection and refuses to plan, naming the missing key.
      * Closing the tools leaves the deployment's pools open.
      *
      * @param deployment the configuration's connections
-     * @throws SQLException when the planning database cannot be reached
+     * @throws SQLException when the database cannot be reached
+     * @throws dev.llmsafe.policy.ConfigException when the configuration names neither a planning nor a read
+     *     connection, or no policy
      */
     public static DatabaseTools over(Deployment deployment) throws SQLException {
         Objects.requireNonNull(deployment, "deployment");
+        Deployment.Role role = deployment.config().planningConnection().isPresent() ? Deployment.Role.PLAN
+                : Deployment.Role.READ;
         Source s = new Source() {
             @Override
             public DataSource database() throws SQLException {
-                return deployment.pool(Deployment.Role.PLAN);
+                return deployment.pool(role);
             }
 
             @Override
             public Dialect dialect() throws SQLException {
-                return deployment.dialect();
+                return deployment.dialect(role);
             }
 
             @Override
@@ -126,7 +132,7 @@ public final class DatabaseTools implements SqlTools, AutoCloseable {
             public void close() {
             }
         };
-        return new DatabaseTools(s, deployment.config(), deployment.pool(Deployment.Role.PLAN));
+        return new DatabaseTools(s, deployment.config(), deployment.pool(role));
     }
 
     /**
@@ -148,6 +154,7 @@ public final class DatabaseTools implements SqlTools, AutoCloseable {
      * tools (reads guarded, writes made plans). Closed with these tools.
      */
     public LlmSafeDataSource guarded() {
+        config.connection(); // a configuration without the planning connection proposes nothing: it says so
         return guarded;
     }
 
@@ -315,7 +322,7 @@ public final class DatabaseTools implements SqlTools, AutoCloseable {
             throw new RefusedException(Refusal.UNSUPPORTED_STATEMENT, "a plan is for an UPDATE or a DELETE; this is a"
                     + " read. Run it as a read instead (sql_read, or `llmsafe read`). Nothing ran.");
         }
-        try (Connection c = guarded.getConnectionFor(proposer); Statement s = c.createStatement()) {
+        try (Connection c = guarded().getConnectionFor(proposer); Statement s = c.createStatement()) {
             s.executeUpdate(sql);
         } catch (PlanPendingException pending) {
             return new ProposedPlan(pending.planId().toString(), pending.getMessage(), pending.planJson());
@@ -342,7 +349,7 @@ public final class DatabaseTools implements SqlTools, AutoCloseable {
         }
         List<String> history = new ArrayList<>();
         for (AuditEntry e : p.history()) {
-            history.add(e.at() + " " + e.action() + " by " + e.actor() + ": " + e.outcome()
+            history.add(e.at() + " " + e.action().label() + " by " + e.actor() + ": " + e.outcome().label()
                     + (e.detail() == null || e.detail().isEmpty() ? "" : " (" + e.detail() + ")"));
         }
         PlanStatus.State state;

@@ -61,6 +61,46 @@ public record ReadResult(List<Column> columns, List<List<Object>> rows, boolean 
         }
     }
 
+    /**
+     * RFC 4180: a header line, then one line per row, each ended by CR LF; NULL is an empty field, or
+     * {@code nullText} when it is given. With {@code neutralise} (the default of the command line and the
+     * console, R13), a text field, header or value, beginning with {@code =}, {@code +}, {@code -},
+     * {@code @}, a tab or a carriage return gets a leading {@code '}, OWASP's advice against CSV
+     * injection: a spreadsheet shows it as text instead of running it (=HYPERLINK(...), =cmd|...).
+     * Numbers are never prefixed: a number column's -5 is a number, not a formula.
+     *
+     * @param neutralise whether texts a spreadsheet would run are prefixed
+     * @param nullText how NULL is written, or null for an empty field
+     */
+    public String csv(boolean neutralise, String nullText) {
+        StringBuilder out = new StringBuilder();
+        List<String> header = new ArrayList<>();
+        for (Column c : columns) {
+            header.add(csvField(neutralise ? inert(c.name()) : c.name()));
+        }
+        out.append(String.join(",", header)).append("\r\n");
+        for (List<Object> row : rows) {
+            List<String> fields = new ArrayList<>(row.size());
+            for (Object v : row) {
+                fields.add(v == null ? (nullText == null ? "" : csvField(nullText))
+                        : csvField(neutralise && v instanceof String s ? inert(s) : v.toString()));
+            }
+            out.append(String.join(",", fields)).append("\r\n");
+        }
+        return out.toString();
+    }
+
+    /** A text that a spreadsheet will not run as a formula: OWASP's leading quote where one could start. */
+    private static String inert(String s) {
+        return !s.isEmpty() && "=+-@\t\r".indexOf(s.charAt(0)) >= 0 ? "'" + s : s;
+    }
+
+    /** A field quoted when it holds a comma, a quote or a line break, with its quotes doubled. */
+    private static String csvField(String s) {
+        boolean quote = s.indexOf(',') >= 0 || s.indexOf('"') >= 0 || s.indexOf('\n') >= 0 || s.indexOf('\r') >= 0;
+        return quote ? '"' + s.replace("\"", "\"\"") + '"' : s;
+    }
+
     /** The first {@code n} rows, flagged as truncated. */
     public ReadResult firstRows(int n) {
         return new ReadResult(columns, rows.subList(0, n), true);

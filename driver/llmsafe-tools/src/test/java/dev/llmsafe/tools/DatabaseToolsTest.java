@@ -89,6 +89,32 @@ class DatabaseToolsTest {
         }
     }
 
+    /** O5: a deployment with the read connection and no planning one (the console's) reads and plans nothing. */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void O5_aDeploymentWithoutThePlanningConnectionReadsOnItsReadConnectionAndRefusesToPlan(Engine engine)
+            throws Exception {
+        ScratchDatabase app = seeded(engine);
+        LlmSafeConfig config = LlmSafeConfig.parse("{\"readConnection\": " + connection(app) + ","
+                + (engine == Engine.POSTGRES ? "\"schema\": \"" + app.name() + "\"," : "")
+                + "\"storeConnection\": " + connection(app) + ","
+                + "\"policy\": {\"allow\": [\"orders\"], \"impact\": {\"orders\": \"Moves money.\"}}}", "test", n -> null);
+        try (dev.llmsafe.assembly.Deployment d = new dev.llmsafe.assembly.Deployment(config, Clock.systemUTC());
+                DatabaseTools tools = DatabaseTools.over(d)) {
+            d.store().migrate();
+            assertThat(tools.read("SELECT id FROM orders WHERE status = 'packed' ORDER BY id").rows())
+                    .containsExactly(List.of(1L), List.of(2L));
+            assertThat(tools.explain("SELECT id FROM orders").estimate()).isPositive();
+            List<String> before = app.snapshot("orders");
+            Throwable refused = org.assertj.core.api.Assertions.catchThrowable(
+                    () -> tools.plan("UPDATE orders SET status = 'shipped' WHERE id = 1", "tester"));
+            assertThat(refused).isInstanceOf(dev.llmsafe.policy.ConfigException.class)
+                    .hasMessageContaining("names no connection");
+            assertThat(app.snapshot("orders")).isEqualTo(before);
+            assertThat(app.snapshot("llmsafe_plans")).isEmpty();
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Engine.class)
     void oneInstanceServesConcurrentCallersOnThePool(Engine engine) throws Exception {
