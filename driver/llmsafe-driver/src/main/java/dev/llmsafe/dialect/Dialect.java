@@ -287,6 +287,14 @@ public interface Dialect {
     boolean isReadOnlyViolation(SQLException e);
 
     /**
+     * Whether a WITH may hold INSERT statements whose rows a final INSERT reads (PostgreSQL's data-modifying
+     * WITH), so that the store writes a plan and its audit row in one statement, one round trip.
+     */
+    default boolean insertsInWith() {
+        return false;
+    }
+
+    /**
      * Whether the catalog shows a role only the tables it has a privilege on, so that a table it was not
      * granted looks like no table at all (MySQL and MariaDB; PostgreSQL's catalog shows every table).
      */

@@ -208,6 +208,11 @@ final class PostgresDialect implements Dialect {
     }
 
     @Override
+    public boolean insertsInWith() {
+        return true;
+    }
+
+    @Override
     public String quote(String identifier) {
         return '"' + identifier.replace("\"", "\"\"") + '"';
     }

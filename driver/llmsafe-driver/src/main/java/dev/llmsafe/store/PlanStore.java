@@ -148,15 +148,20 @@ public final class PlanStore implements PlanSink {
         String json = plan.toStoredJson();
         String checksum = Seals.checksum(json);
         String id = plan.id().toString();
+        String detail = plan.rowCount() + " rows in " + plan.statements().size() + " statement"
+                + (plan.statements().size() == 1 ? "" : "s");
         try (Connection c = source.getConnection()) {
+            if (dialect(c).insertsInWith() && c.getAutoCommit()) {
+                saveInOneStatement(c, plan, id, json, checksum, detail);
+                return;
+            }
             ready(c);
             c.setAutoCommit(false);
             try {
                 update(c, "INSERT INTO " + StoreSchema.PLANS + " (id, created_at, proposer, status, plan_json, checksum,"
                         + " seal) VALUES (?, ?, ?, ?, ?, ?, ?)", id, plan.createdAt().toString(), plan.proposer(),
                         PlanStatus.PROPOSED.label(), json, checksum, seals.planSeal(id, json));
-                insertAudit(c, plan.id(), plan.proposer(), AuditAction.PROPOSE, AuditOutcome.DONE, plan.rowCount() + " rows in "
-                        + plan.statements().size() + " statement" + (plan.statements().size() == 1 ? "" : "s"));
+                insertAudit(c, plan.id(), plan.proposer(), AuditAction.PROPOSE, AuditOutcome.DONE, detail);
                 c.commit();
             } catch (SQLException e) {
                 c.rollback();
@@ -164,6 +169,35 @@ public final class PlanStore implements PlanSink {
             } finally {
                 c.setAutoCommit(true);
             }
+        }
+    }
+
+    /**
+     * {@link #save} as one statement in auto-commit, atomic as any statement is: the plan is written only
+     * when the store is at this llmsafe's version, and its audit row from the plan row written. When
+     * nothing was written, {@link #ready} says why (missing, older, newer).
+     */
+    private void saveInOneStatement(Connection c, Plan plan, String id, String json, String checksum, String detail)
+            throws SQLException {
+        int written;
+        try {
+            written = update(c, "WITH ready AS (SELECT version FROM " + StoreSchema.VERSION + " WHERE version = "
+                    + StoreSchema.CURRENT + "), p AS (INSERT INTO " + StoreSchema.PLANS + " (id, created_at, proposer,"
+                    + " status, plan_json, checksum, seal) SELECT ?, ?, ?, ?, ?, ?, ? FROM ready RETURNING id)"
+                    + " INSERT INTO " + StoreSchema.AUDIT + " (plan_id, at, actor, action, outcome, detail)"
+                    + " SELECT id, ?, ?, ?, ?, ? FROM p", id, plan.createdAt().toString(), plan.proposer(),
+                    PlanStatus.PROPOSED.label(), json, checksum, seals.planSeal(id, json), clock.instant().toString(),
+                    plan.proposer(), AuditAction.PROPOSE.label(), AuditOutcome.DONE.label(), detail);
+        } catch (SQLException e) {
+            if (missingTable(e)) {
+                ready(c);
+            }
+            throw e;
+        }
+        if (written != 1) {
+            ready(c);
+            throw new SQLException("the plan store did not keep plan " + id + " although it is at version "
+                    + StoreSchema.CURRENT + "; try again", "40001");
         }
     }
 
