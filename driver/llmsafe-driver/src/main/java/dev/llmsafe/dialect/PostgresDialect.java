@@ -111,19 +111,66 @@ final class PostgresDialect implements Dialect {
         return found.stream().findFirst();
     }
 
+    /**
+     * The catalog's answer about one table in one round trip: its own row ({@code t}), its columns
+     * ({@code c}, by attnum), its primary key ({@code k}, in key order), its triggers ({@code g}) and the
+     * foreign keys that reference it ({@code f}), each row tagged, every value as text.
+     */
+    private static final String TABLE = "WITH t AS (SELECT c.oid, n.nspname, c.relname, c.relkind,"
+            + " obj_description(c.oid, 'pg_class') AS comment FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+            + " WHERE c.oid = to_regclass(?))"
+            + " SELECT 't', 0::int8, t.nspname::text, t.relname::text, t.relkind::text, t.comment, NULL::text, NULL::text,"
+            + " NULL::text[], NULL::text[] FROM t"
+            + " UNION ALL SELECT 'c', a.attnum::int8, a.attname::text, format_type(a.atttypid, a.atttypmod), ty.typname::text,"
+            + " (NOT a.attnotnull)::text, (a.attgenerated <> '')::text, col_description(a.attrelid, a.attnum), NULL, NULL"
+            + " FROM t JOIN pg_attribute a ON a.attrelid = t.oid JOIN pg_type ty ON ty.oid = a.atttypid"
+            + " WHERE a.attnum > 0 AND NOT a.attisdropped"
+            + " UNION ALL SELECT 'k', k.ord::int8, a.attname::text, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+            + " FROM t JOIN pg_index i ON i.indrelid = t.oid AND i.indisprimary"
+            + " CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)"
+            + " JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum"
+            + " UNION ALL SELECT 'g', 0, tg.tgname::text, tg.tgtype::text, NULL, NULL, NULL, NULL, NULL, NULL"
+            + " FROM t JOIN pg_trigger tg ON tg.tgrelid = t.oid AND NOT tg.tgisinternal"
+            + " UNION ALL SELECT 'f', 0, cn.nspname::text, cc.relname::text, pn.nspname::text, pc.relname::text,"
+            + " con.confdeltype::text, con.confupdtype::text, " + "%s, %s"
+            + " FROM t JOIN pg_constraint con ON con.confrelid = t.oid AND con.contype = 'f'"
+            + " JOIN pg_class cc ON cc.oid = con.conrelid"
+            + " JOIN pg_namespace cn ON cn.oid = cc.relnamespace JOIN pg_class pc ON pc.oid = con.confrelid"
+            + " JOIN pg_namespace pn ON pn.oid = pc.relnamespace"
+            + " ORDER BY 1, 2";
+
     @Override
     public Optional<TableInfo> table(Connection c, QualifiedName name) throws SQLException {
-        List<Object[]> found = Jdbc.query(c, "SELECT c.oid, n.nspname, c.relname, c.relkind,"
-                        + " obj_description(c.oid, 'pg_class') FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-                        + " WHERE c.oid = to_regclass(?)",
-                rs -> new Object[] {rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)},
-                renderAsWritten(name));
-        if (found.isEmpty()) {
+        String sql = String.format(TABLE, String.format(FK_KEYS, "con.conkey", "con.conrelid") + "::text[]",
+                String.format(FK_KEYS, "con.confkey", "con.confrelid") + "::text[]");
+        String[] table = null;
+        List<ColumnInfo> columns = new ArrayList<>();
+        List<String> primaryKey = new ArrayList<>();
+        List<TableInfo.Trigger> triggers = new ArrayList<>();
+        List<TableInfo.ForeignKey> inbound = new ArrayList<>();
+        try (java.sql.PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, renderAsWritten(name));
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    switch (rs.getString(1)) {
+                        case "t" -> table = new String[] {rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6)};
+                        case "c" -> columns.add(new ColumnInfo(rs.getString(3), rs.getString(4), rs.getString(5),
+                                "true".equals(rs.getString(6)), "true".equals(rs.getString(7)), false,
+                                Optional.ofNullable(rs.getString(8))));
+                        case "k" -> primaryKey.add(rs.getString(3));
+                        case "g" -> trigger(rs.getString(3), Integer.parseInt(rs.getString(4))).ifPresent(triggers::add);
+                        case "f" -> inbound.add(new TableInfo.ForeignKey(new TableRef(rs.getString(3), rs.getString(4)),
+                                strings(rs.getArray(9)), new TableRef(rs.getString(5), rs.getString(6)),
+                                strings(rs.getArray(10)), action(rs.getString(7)), action(rs.getString(8))));
+                        default -> throw new IllegalStateException("unexpected catalog row " + rs.getString(1));
+                    }
+                }
+            }
+        }
+        if (table == null) {
             return Optional.empty();
         }
-        Object[] row = found.get(0);
-        long oid = (Long) row[0];
-        TableInfo.Kind kind = switch ((String) row[3]) {
+        TableInfo.Kind kind = switch (table[2]) {
             case "r" -> TableInfo.Kind.TABLE;
             case "p" -> TableInfo.Kind.PARTITIONED_TABLE;
             case "f" -> TableInfo.Kind.FOREIGN_TABLE;
@@ -133,41 +180,27 @@ final class PostgresDialect implements Dialect {
         if (kind == null) {
             return Optional.empty();
         }
-        TableRef ref = new TableRef((String) row[1], (String) row[2]);
-        List<ColumnInfo> columns = Jdbc.query(c, "SELECT a.attname, format_type(a.atttypid, a.atttypmod), t.typname,"
-                        + " NOT a.attnotnull, a.attgenerated <> '', col_description(a.attrelid, a.attnum)"
-                        + " FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid"
-                        + " WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
-                rs -> new ColumnInfo(rs.getString(1), rs.getString(2), rs.getString(3), rs.getBoolean(4),
-                        rs.getBoolean(5), false, Optional.ofNullable(rs.getString(6))), oid);
-        List<String> primaryKey = Jdbc.query(c, "SELECT a.attname FROM pg_index i"
-                        + " CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)"
-                        + " JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum"
-                        + " WHERE i.indrelid = ? AND i.indisprimary ORDER BY k.ord",
-                rs -> rs.getString(1), oid);
-        List<TableInfo.Trigger> triggers = new ArrayList<>();
-        for (Object[] t : Jdbc.query(c, "SELECT tgname, tgtype FROM pg_trigger WHERE tgrelid = ? AND NOT tgisinternal",
-                rs -> new Object[] {rs.getString(1), rs.getInt(2)}, oid)) {
-            int type = (Integer) t[1];
-            List<String> events = new ArrayList<>();
-            if ((type & 16) != 0) {
-                events.add("UPDATE");
-            }
-            if ((type & 8) != 0) {
-                events.add("DELETE");
-            }
-            if (!events.isEmpty()) {
-                String timing = (type & 64) != 0 ? "INSTEAD OF" : (type & 2) != 0 ? "BEFORE" : "AFTER";
-                triggers.add(new TableInfo.Trigger((String) t[0], timing, events));
-            }
-        }
-        List<TableInfo.ForeignKey> inbound = Jdbc.query(c, FOREIGN_KEYS + "con.confrelid = ?", PostgresDialect::foreignKey,
-                oid);
+        TableRef ref = new TableRef(table[0], table[1]);
         // Rows of a foreign table live elsewhere: a ROLLBACK here does not undo a write there.
         boolean transactional = kind != TableInfo.Kind.FOREIGN_TABLE;
         return Optional.of(new TableInfo(ref, kind, kind.name().toLowerCase(Locale.ROOT), transactional, columns,
-                primaryKey, triggers, inbound, Optional.ofNullable((String) row[4]),
-                TableInfo.Visibility.COMPLETE));
+                primaryKey, triggers, inbound, Optional.ofNullable(table[3]), TableInfo.Visibility.COMPLETE));
+    }
+
+    /** A trigger that fires on UPDATE or DELETE, from pg_trigger's tgtype bits; empty for any other. */
+    private static Optional<TableInfo.Trigger> trigger(String name, int type) {
+        List<String> events = new ArrayList<>();
+        if ((type & 16) != 0) {
+            events.add("UPDATE");
+        }
+        if ((type & 8) != 0) {
+            events.add("DELETE");
+        }
+        if (events.isEmpty()) {
+            return Optional.empty();
+        }
+        String timing = (type & 64) != 0 ? "INSTEAD OF" : (type & 2) != 0 ? "BEFORE" : "AFTER";
+        return Optional.of(new TableInfo.Trigger(name, timing, events));
     }
 
     private static final String FK_KEYS = "ARRAY(SELECT a.attname FROM unnest(%s) WITH ORDINALITY k(n, o)"
