@@ -26,8 +26,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The store: created by migrate, and what happens when someone edits it behind llmsafe's back. */
-class StoreTest {
+/** Approve and apply over a store created by migrate and then edited behind llmsafe's back: each refuses what it finds changed. */
+class TamperedStoreTest {
 
     @RegisterExtension
     static final ScratchDatabases dbs = new ScratchDatabases();
