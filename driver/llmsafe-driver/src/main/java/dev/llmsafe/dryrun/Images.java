@@ -76,8 +76,16 @@ public final class Images {
 
     /** Full rows, in the order the database returned them. */
     public List<List<Value>> select(String where, List<Parameter> params, boolean lock) throws SQLException {
+        return select(where, params, lock, 0);
+    }
+
+    /**
+     * Full rows, at most {@code limit} of them when it is above zero (every dialect here reads LIMIT, and
+     * puts it before the lock clause).
+     */
+    public List<List<Value>> select(String where, List<Parameter> params, boolean lock, long limit) throws SQLException {
         try (PreparedStatement ps = prepare("SELECT " + selectList + " FROM " + from + " WHERE " + where
-                + (lock ? dialect.lockClause() : ""))) {
+                + (limit > 0 ? " LIMIT " + limit : "") + (lock ? dialect.lockClause() : ""))) {
             bind(ps, params);
             return read(ps);
         }

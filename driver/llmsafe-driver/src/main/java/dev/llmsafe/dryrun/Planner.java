@@ -267,9 +267,10 @@ public final class Planner {
                         + " rows through the application.");
             }
             int ceiling = delete ? policy.maxDeleteRows(t.policy()) : policy.maxUpdateRows(t.policy());
-            checkCount(img.count(a.where(), whereParams), ceiling, delete, ref);
-            List<List<Value>> beforeRows = img.select(a.where(), whereParams, true);
-            checkCount(beforeRows.size(), ceiling, delete, ref);
+            // One row past the ceiling is enough to refuse; only then is the exact count asked, for the message.
+            List<List<Value>> beforeRows = img.select(a.where(), whereParams, true, ceiling + 1L);
+            checkCount(beforeRows.size() > ceiling ? img.count(a.where(), whereParams) : beforeRows.size(), ceiling,
+                    delete, ref);
             Map<List<Value>, List<Value>> before = new LinkedHashMap<>();
             for (List<Value> row : beforeRows) {
                 before.put(img.keyOf(row), row);
