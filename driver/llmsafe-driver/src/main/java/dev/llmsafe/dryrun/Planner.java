@@ -127,7 +127,10 @@ public final class Planner {
             SessionSettings wanted = session == null ? own : session;
             boolean restore = !wanted.equals(own);
             try {
-                dialect.reproduce(c, wanted);
+                if (restore) {
+                    // Only a session that differs is made like the application's: one read fewer when they agree.
+                    dialect.reproduce(c, wanted);
+                }
                 return dryRun(c, proposals, proposer, wanted);
             } finally {
                 if (restore) {

@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A TCP proxy in front of a database server that counts round trips on the wire: one per burst of bytes
  * the client sends that the server then answers (pipelined messages sent together count once, as they
- * cost one wait). With {@link #record} on, it keeps the printable text of each client burst, to see what
+ * cost one wait). With {@link #record} on, it keeps the printable text of each client burst, with the number of the
+ * connection it came on, to see what
  * was sent. For benchmarks only.
  */
 final class CountingProxy implements AutoCloseable {
@@ -25,6 +26,7 @@ final class CountingProxy implements AutoCloseable {
     private final String upstreamHost;
     private final int upstreamPort;
     private final AtomicLong roundTrips = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
     private final List<String> sent = new ArrayList<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean record;
@@ -73,8 +75,9 @@ final class CountingProxy implements AutoCloseable {
                 upstream.setTcpNoDelay(true);
                 // Whose turn it is: a client burst after a server answer starts a new round trip.
                 AtomicBoolean clientTurn = new AtomicBoolean(false);
-                pump(client, upstream, true, clientTurn);
-                pump(upstream, client, false, clientTurn);
+                int number = connections.incrementAndGet();
+                pump(client, upstream, true, clientTurn, number);
+                pump(upstream, client, false, clientTurn, number);
             } catch (IOException e) {
                 if (!closed.get()) {
                     throw new IllegalStateException(e);
@@ -83,7 +86,7 @@ final class CountingProxy implements AutoCloseable {
         }
     }
 
-    private void pump(Socket from, Socket to, boolean fromClient, AtomicBoolean clientTurn) {
+    private void pump(Socket from, Socket to, boolean fromClient, AtomicBoolean clientTurn, int number) {
         Thread t = new Thread(() -> {
             byte[] buf = new byte[65536];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
@@ -93,7 +96,7 @@ final class CountingProxy implements AutoCloseable {
                             roundTrips.incrementAndGet();
                         }
                         if (record) {
-                            keep(buf, n);
+                            keep(number, buf, n);
                         }
                     } else {
                         clientTurn.set(false);
@@ -116,8 +119,8 @@ final class CountingProxy implements AutoCloseable {
         t.start();
     }
 
-    private synchronized void keep(byte[] buf, int n) {
-        StringBuilder text = new StringBuilder();
+    private synchronized void keep(int number, byte[] buf, int n) {
+        StringBuilder text = new StringBuilder("[connection " + number + "] ");
         for (int i = 0; i < n && text.length() < 300; i++) {
             char c = (char) (buf[i] & 0xff);
             text.append(c >= 32 && c < 127 ? c : ' ');
