@@ -171,6 +171,29 @@ class CheckTest {
     }
 
     /**
+     * E1: a table the planning role sees only through TRIGGER (MySQL and MariaDB list it, without its columns;
+     * MySQL without its key either: measured on 8.0.31, 10.11.19 and 11.4.5) is not ready because the
+     * credential cannot read it, not because it would have no primary key.
+     */
+    @Test
+    void E1_aTableSeenOnlyThroughATriggerGrantIsReportedAsUnreadableNotKeyless() throws SQLException {
+        ScratchDatabase db = schema(Engine.MYSQL);
+        db.execute("CREATE TABLE trig_only_t (id INT PRIMARY KEY, v INT)", "INSERT INTO trig_only_t VALUES (1, 1)");
+        TestRole planner = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.ok_t TO {role}",
+                "GRANT TRIGGER ON {db}.* TO {role}");
+        LlmSafeConfig config = LlmSafeConfig.builder()
+                .connection(ConnectionSettings.of(db.url(), planner.name(), planner.password()))
+                .policy(Policy.define(p -> p.table("trig_only_t", t -> t.impact("x")))).build();
+        try (Deployment d = new Deployment(config, Clock.systemUTC())) {
+            TableStatus t = table(new EnvironmentCheck(d).run(), "trig_only_t");
+            assertThat(t.state()).isEqualTo(State.NOT_READY);
+            assertThat(t.problems()).noneSatisfy(p -> assertThat(p).contains("primary key"))
+                    .anySatisfy(p -> assertThat(p).startsWith("this credential sees the table but none of its columns")
+                            .contains("SELECT, UPDATE and DELETE on it"));
+        }
+    }
+
+    /**
      * E1, D15: a planning role whose database-level privilege comes from a grant on a pattern
      * ({@code app%}) sees what a grant on the name shows, and check says the table is ready; one
      * whose pattern does not match the database is told which grant is missing.
