@@ -16,7 +16,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,7 +28,8 @@ import java.util.regex.Pattern;
  * ({@code with a b as (}) and MySQL quoted ({@code with `a b` as (}), and in the select numbers, which
  * MySQL always prints. What is read here is which tables each select's FROM clause names under which
  * alias; whether that is everything the plan reads is the caller's question, answered from EXPLAIN's rows
- * ({@link MariadbPlan}, {@link MysqlPlan}). Whatever cannot be read with certainty is {@link Unreadable}.
+ * ({@link MariadbPlan}, {@link MysqlPlan}). Its tokens are {@link NoteLexer}'s. Whatever cannot be read with
+ * certainty is {@link Unreadable}.
  *
  * <p>The note is the server's own printing, but parts of it are the statement's own text: column aliases
  * and identifiers (quoted, backquotes doubled), string literals (escaped), a literal with a character set
@@ -94,26 +94,9 @@ final class PlanNote {
         }
     }
 
-    private enum Kind { WORD, IDENT, STRING, NUMBER, PUNCT, MARKER, CTE }
-
-    private record Token(Kind kind, String text) {
-        boolean is(String word) {
-            return kind == Kind.WORD && text.equalsIgnoreCase(word);
-        }
-
-        boolean punct(String p) {
-            return kind == Kind.PUNCT && text.equals(p);
-        }
-    }
-
     static final Pattern DERIVED = Pattern.compile("<derived(\\d+)>");
     static final Pattern SUBQUERY = Pattern.compile("<subquery(\\d+)>");
     private static final Pattern RESULT = Pattern.compile("<(union|intersect|except)[0-9,]+>");
-    private static final Pattern MARKER = Pattern.compile("/\\* select#(\\d+) \\*/");
-    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_$]+");
-    private static final Pattern CTE_NAME = Pattern.compile("\\G[A-Za-z0-9_$]+(?=\\s*\\(|\\s+as\\s*\\()");
-    private static final Pattern AS_BODY = Pattern.compile("\\s*as\\s*\\(");
-    private static final Pattern TEMPORAL = Pattern.compile("[0-9:. -]*");
     private static final Set<String> FROM_ENDS = Set.of("where", "group", "having", "order", "limit", "window", "union",
             "except", "intersect", "procedure", "into", "lock");
 
@@ -135,15 +118,15 @@ final class PlanNote {
      * @param printing how the server prints CTE names
      */
     static PlanNote read(String sql, String note, Printing printing) throws Unreadable {
-        List<Token> tokens = lex(note, printing);
-        if (tokens.stream().anyMatch(t -> t.kind == Kind.CTE)) {
-            plainBackquotedRuns(sql);
+        List<NoteLexer.Token> tokens = NoteLexer.lex(note, printing);
+        if (tokens.stream().anyMatch(t -> t.kind() == NoteLexer.Kind.CTE)) {
+            NoteLexer.plainBackquotedRuns(sql);
         }
         PlanNote out = new PlanNote();
         boolean markers = false;
-        for (Token t : tokens) {
-            if (t.kind == Kind.MARKER) {
-                out.printed.add(Long.parseLong(t.text));
+        for (NoteLexer.Token t : tokens) {
+            if (t.kind() == NoteLexer.Kind.MARKER) {
+                out.printed.add(Long.parseLong(t.text()));
                 markers = true;
             }
         }
@@ -301,7 +284,7 @@ final class PlanNote {
      * The walk: which two-part names are tables of a FROM clause (the clause of the select whose frame
      * it is, and the nested joins in its parentheses), which are qualified names in expressions.
      */
-    private void walk(List<Token> tokens, boolean markers) throws Unreadable {
+    private void walk(List<NoteLexer.Token> tokens, boolean markers) throws Unreadable {
         final class Frame {
             boolean select;
             boolean from;
@@ -316,15 +299,15 @@ final class PlanNote {
         frames.push(new Frame(markers ? -1 : 1));
         long pending = -1;
         for (int i = 0; i < tokens.size(); i++) {
-            Token t = tokens.get(i);
+            NoteLexer.Token t = tokens.get(i);
             Frame f = frames.peek();
-            Token prev = i == 0 ? null : tokens.get(i - 1);
-            Token next = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
-            switch (t.kind) {
-                case MARKER -> pending = Long.parseLong(t.text);
-                case CTE -> aliases.add(t.text);
+            NoteLexer.Token prev = i == 0 ? null : tokens.get(i - 1);
+            NoteLexer.Token next = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
+            switch (t.kind()) {
+                case MARKER -> pending = Long.parseLong(t.text());
+                case CTE -> aliases.add(t.text());
                 case WORD -> {
-                    String w = t.text.toLowerCase(Locale.ROOT);
+                    String w = t.text().toLowerCase(Locale.ROOT);
                     if (w.equals("select")) {
                         f.select = true;
                         f.from = false;
@@ -337,8 +320,8 @@ final class PlanNote {
                     }
                 }
                 case PUNCT -> {
-                    if (t.text.equals("(")) {
-                        boolean subquery = next != null && (next.kind == Kind.MARKER || next.is("select") || next.is("with"));
+                    if (t.text().equals("(")) {
+                        boolean subquery = next != null && (next.kind() == NoteLexer.Kind.MARKER || next.is("select") || next.is("with"));
                         boolean joinPosition = tablePosition(prev);
                         Frame inner = new Frame(f.number);
                         inner.tableFunction = f.from && prev != null && prev.is("json_table");
@@ -347,14 +330,14 @@ final class PlanNote {
                             inner.from = true;
                         }
                         frames.push(inner);
-                    } else if (t.text.equals(")")) {
+                    } else if (t.text().equals(")")) {
                         Frame closed = frames.pop();
                         if (frames.isEmpty()) {
                             throw new Unreadable("the server's rewritten query closes a parenthesis it did not open");
                         }
-                        if (closed.tableFunction && next != null && next.kind == Kind.IDENT) {
+                        if (closed.tableFunction && next != null && next.kind() == NoteLexer.Kind.IDENT) {
                             // JSON_TABLE(...) `alias`: a row that reads no table (its arguments' subqueries have their own)
-                            refs.add(new Ref(null, frames.peek().number, next.text));
+                            refs.add(new Ref(null, frames.peek().number, next.text()));
                         }
                     }
                 }
@@ -362,28 +345,28 @@ final class PlanNote {
                     if (prev != null && prev.punct(".")) {
                         continue; // a later part, read with the first
                     }
-                    List<String> parts = new ArrayList<>(List.of(t.text));
+                    List<String> parts = new ArrayList<>(List.of(t.text()));
                     int j = i + 1;
-                    while (j + 1 < tokens.size() && tokens.get(j).punct(".") && tokens.get(j + 1).kind == Kind.IDENT) {
-                        parts.add(tokens.get(j + 1).text);
+                    while (j + 1 < tokens.size() && tokens.get(j).punct(".") && tokens.get(j + 1).kind() == NoteLexer.Kind.IDENT) {
+                        parts.add(tokens.get(j + 1).text());
                         j += 2;
                     }
                     if (j < tokens.size() && tokens.get(j).punct(".")) {
                         throw new Unreadable("the server's rewritten query has a qualified name it does not complete");
                     }
-                    Token after = j < tokens.size() ? tokens.get(j) : null;
+                    NoteLexer.Token after = j < tokens.size() ? tokens.get(j) : null;
                     boolean call = after != null && after.punct("(");
                     if (parts.size() == 1) {
                         if (f.from) {
-                            aliases.add(t.text); // an alias, a CTE's name
+                            aliases.add(t.text()); // an alias, a CTE's name
                             if (tablePosition(prev)) {
-                                byName.add(new Ref(null, f.number, t.text)); // in a table's place: a CTE read
+                                byName.add(new Ref(null, f.number, t.text())); // in a table's place: a CTE read
                             }
                         }
                     } else if (parts.size() == 2 && !call) {
                         if (f.from) {
-                            String alias = after != null && after.kind == Kind.IDENT
-                                    && !(j + 1 < tokens.size() && tokens.get(j + 1).punct(".")) ? after.text : parts.get(1);
+                            String alias = after != null && after.kind() == NoteLexer.Kind.IDENT
+                                    && !(j + 1 < tokens.size() && tokens.get(j + 1).punct(".")) ? after.text() : parts.get(1);
                             aliases.add(alias);
                             refs.add(new Ref(new TableRef(parts.get(0), parts.get(1)), f.number, alias));
                         } else {
@@ -403,213 +386,8 @@ final class PlanNote {
     }
 
     /** Whether what follows {@code prev} in a FROM clause is in a table's place. */
-    private static boolean tablePosition(Token prev) {
+    private static boolean tablePosition(NoteLexer.Token prev) {
         return prev != null && (prev.is("from") || prev.is("join") || prev.is("straight_join") || prev.punct(",")
                 || prev.punct("("));
-    }
-
-    /**
-     * With a CTE in the note, whose name the server prints raw: every backquoted run of the statement, its
-     * backquotes paired in order whatever surrounds them, is a plain name. A name with any other character
-     * (which could end the raw name early in the note) then makes some run not plain, and is refused.
-     */
-    private static void plainBackquotedRuns(String sql) throws Unreadable {
-        plainRuns(sql, '`');
-        plainRuns(sql, '"'); // names under ANSI_QUOTES
-    }
-
-    private static void plainRuns(String sql, char quote) throws Unreadable {
-        int open = -1;
-        for (int i = 0; i < sql.length(); i++) {
-            if (sql.charAt(i) == quote) {
-                if (open < 0) {
-                    open = i;
-                } else {
-                    String run = sql.substring(open + 1, i);
-                    if (!run.isEmpty() && !PLAIN.matcher(run).matches()) {
-                        throw new Unreadable("the statement has a CTE and a quoted name that is not a plain name, which"
-                                + " the server prints unquoted");
-                    }
-                    open = -1;
-                }
-            }
-        }
-        if (open >= 0) {
-            throw new Unreadable("the statement has a CTE and an unpaired quote of a name");
-        }
-    }
-
-    /** The note's tokens; what the server may print raw, or anything unexpected, is Unreadable. */
-    private static List<Token> lex(String s, Printing printing) throws Unreadable {
-        List<Token> out = new ArrayList<>();
-        Deque<Integer> cteDepths = new ArrayDeque<>();
-        int depth = 0;
-        int i = 0;
-        int n = s.length();
-        while (i < n) {
-            char c = s.charAt(i);
-            if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
-                i++;
-            } else if (c == '/' && i + 1 < n && s.charAt(i + 1) == '*') {
-                Matcher m = MARKER.matcher(s).region(i, n);
-                if (!m.lookingAt()) {
-                    throw new Unreadable("the server's rewritten query has a comment other than a select number");
-                }
-                out.add(new Token(Kind.MARKER, m.group(1)));
-                i = m.end();
-            } else if (c == '`' || c == '"') {
-                // "..." is a name too: the server quotes names so when the session's sql_mode has ANSI_QUOTES
-                // (measured), and prints strings in single quotes in either mode.
-                StringBuilder sb = new StringBuilder();
-                int j = i + 1;
-                while (true) {
-                    if (j >= n) {
-                        throw new Unreadable("the server's rewritten query has an unterminated quoted name");
-                    }
-                    char d = s.charAt(j);
-                    if (d == c) {
-                        if (j + 1 < n && s.charAt(j + 1) == c) {
-                            sb.append(c);
-                            j += 2;
-                            continue;
-                        }
-                        break;
-                    }
-                    sb.append(d);
-                    j++;
-                }
-                out.add(new Token(Kind.IDENT, sb.toString()));
-                i = j + 1;
-            } else if (c == '\'') {
-                i = string(s, i, out);
-            } else if (c == '@' && i + 1 < n && (s.charAt(i + 1) == '`' || s.charAt(i + 1) == '"')) {
-                out.add(new Token(Kind.PUNCT, "@"));
-                i++;
-            } else if (c >= '0' && c <= '9') {
-                int j = i;
-                while (j < n && s.charAt(j) < 128 && (Character.isLetterOrDigit(s.charAt(j)) || s.charAt(j) == '.')) {
-                    j++;
-                }
-                out.add(new Token(Kind.NUMBER, s.substring(i, j)));
-                i = j;
-            } else if (c < 128 && (Character.isLetter(c) || c == '_' || c == '$')) {
-                int j = i;
-                while (j < n && s.charAt(j) < 128 && (Character.isLetterOrDigit(s.charAt(j)) || s.charAt(j) == '_'
-                        || s.charAt(j) == '$')) {
-                    j++;
-                }
-                String word = s.substring(i, j);
-                if (j < n && s.charAt(j) == '\'') {
-                    // X'..', B'..' and DATE/TIME/TIMESTAMP'..' print what the server formats; an introducer
-                    // (_latin1'..', _binary'..', N'..') prints the literal's bytes raw, quotes included.
-                    String w = word.toLowerCase(Locale.ROOT);
-                    int start = out.size();
-                    i = string(s, j, out);
-                    String content = out.get(start).text;
-                    boolean formatted = (w.equals("x") && content.matches("[0-9a-fA-F]*"))
-                            || (w.equals("b") && content.matches("[01]*"))
-                            || ((w.equals("date") || w.equals("time") || w.equals("timestamp"))
-                                    && TEMPORAL.matcher(content).matches());
-                    if (!formatted) {
-                        throw new Unreadable("the statement has a literal with a character set introducer, which the"
-                                + " server prints raw");
-                    }
-                    continue;
-                }
-                out.add(new Token(Kind.WORD, word));
-                i = j;
-                if (printing == Printing.RAW_CTE_NAMES && word.equalsIgnoreCase("with")) {
-                    int at = out.size();
-                    i = cteNames(s, i, out, false);
-                    if (out.size() > at) {
-                        cteDepths.push(depth);
-                    }
-                }
-            } else if ("(),.;+-*/%=<>!&|^~:?".indexOf(c) >= 0) {
-                if (c == '(') {
-                    depth++;
-                } else if (c == ')') {
-                    depth--;
-                    if (!cteDepths.isEmpty() && depth == cteDepths.peek()
-                            && !AS_BODY.matcher(s).region(i + 1, n).lookingAt()) {
-                        // the end of a CTE's body (not of its column list): another CTE's raw name follows a comma
-                        int j = i + 1;
-                        if (j < n && s.charAt(j) == ',') {
-                            out.add(new Token(Kind.PUNCT, ")"));
-                            out.add(new Token(Kind.PUNCT, ","));
-                            i = cteNames(s, j + 1, out, true);
-                            continue;
-                        }
-                        cteDepths.pop();
-                    }
-                }
-                out.add(new Token(Kind.PUNCT, String.valueOf(c)));
-                i++;
-            } else {
-                throw new Unreadable("the server's rewritten query has a character outside its syntax");
-            }
-        }
-        return out;
-    }
-
-    /** After WITH [RECURSIVE] or a comma between CTEs: one raw name, which must be a plain one. */
-    private static int cteNames(String s, int i, List<Token> out, boolean required) throws Unreadable {
-        int j = i;
-        while (j < s.length() && s.charAt(j) == ' ') {
-            j++;
-        }
-        Matcher rollup = Pattern.compile("\\G(?i)(rollup|ties)\\b").matcher(s);
-        if (!required && rollup.find(j)) {
-            return i; // WITH ROLLUP, WITH TIES
-        }
-        Matcher recursive = Pattern.compile("\\G(?i)recursive ").matcher(s);
-        if (!required && recursive.find(j)) {
-            out.add(new Token(Kind.WORD, "recursive"));
-            j = recursive.end();
-        }
-        Matcher name = CTE_NAME.matcher(s);
-        if (!name.find(j)) {
-            throw new Unreadable("the server's rewritten query has a CTE whose name is not a plain name");
-        }
-        out.add(new Token(Kind.CTE, name.group()));
-        return name.end();
-    }
-
-    /** A quoted string from {@code i}: backslash escapes the next character, a doubled quote is a quote. */
-    private static int string(String s, int i, List<Token> out) throws Unreadable {
-        StringBuilder sb = new StringBuilder();
-        int j = i + 1;
-        while (true) {
-            if (j >= s.length()) {
-                throw new Unreadable("the server's rewritten query has an unterminated string");
-            }
-            char d = s.charAt(j);
-            if (d == '\\' && j + 1 < s.length()) {
-                sb.append(s.charAt(j + 1));
-                j += 2;
-            } else if (d == '\'') {
-                if (j + 1 < s.length() && s.charAt(j + 1) == '\'') {
-                    sb.append('\'');
-                    j += 2;
-                } else {
-                    break;
-                }
-            } else {
-                sb.append(d);
-                j++;
-            }
-        }
-        out.add(new Token(Kind.STRING, sb.toString()));
-        return j + 1;
-    }
-
-    /** For tests: why the note cannot be read, if it cannot. */
-    static Optional<String> unreadable(String note, Printing printing) {
-        try {
-            lex(note, printing);
-            return Optional.empty();
-        } catch (Unreadable e) {
-            return Optional.of(e.getMessage());
-        }
     }
 }

@@ -266,7 +266,7 @@ class PlanNoteTest {
         for (String forged : List.of("select 'abc", "select `abc",
                 "select 1 /* other */", "select é", "select 1)", "select (1", "with a`b as (select 1) select 1",
                 "select _utf8mb4'x'", "select N'x'")) {
-            assertThat(PlanNote.unreadable(forged, PlanNote.Printing.RAW_CTE_NAMES).isPresent()
+            assertThat(NoteLexer.unreadable(forged, PlanNote.Printing.RAW_CTE_NAMES).isPresent()
                     || throwsUnreadable(forged)).as(forged).isTrue();
         }
     }
@@ -331,9 +331,9 @@ class PlanNoteTest {
         assertThatThrownBy(() -> MysqlPlan.relations("x", with(recursiveRows, row(3, "UNION", "n", "ALL", null)),
                 recursive)).isInstanceOf(PlanNote.Unreadable.class);
         // MySQL quotes CTE names, so a name MariaDB would print raw is read as a name; introducers stay raw
-        assertThat(PlanNote.unreadable("with `a b` as (/* select#2 */ select 1) /* select#1 */ select 1",
+        assertThat(NoteLexer.unreadable("with `a b` as (/* select#2 */ select 1) /* select#1 */ select 1",
                 PlanNote.Printing.QUOTED_CTE_NAMES)).isEmpty();
-        assertThat(PlanNote.unreadable("/* select#1 */ select _binary''' AS `x`", PlanNote.Printing.QUOTED_CTE_NAMES))
+        assertThat(NoteLexer.unreadable("/* select#1 */ select _binary''' AS `x`", PlanNote.Printing.QUOTED_CTE_NAMES))
                 .isPresent();
     }
 }
