@@ -57,9 +57,15 @@ GRANT UPDATE, DELETE ON {database}.{written_table} TO {plan_role};
 -- F21: MariaDB shows the REFERENTIAL_CONSTRAINTS row of a foreign key (its ON DELETE / ON UPDATE rule)
 -- only to an account holding a database-level privilege other than SELECT; without one the inbound
 -- cascade is invisible, and SELECT ON {database}.* does not help (it shows that a foreign key exists,
--- not its rule). REFERENCES reads no data and writes none. Triggers (F20) are visible without any
--- further grant on MariaDB 10.11.
+-- not its rule). REFERENCES reads no data and writes none.
 GRANT REFERENCES ON {database}.* TO {plan_role};
+
+-- F20: MariaDB 11.4.5 lists a table's triggers only to an account with TRIGGER on it (10.11.19 and 11.8.9
+-- to any account that may write it): without it the catalog answers "no trigger" for one that sets
+-- columns, so llmsafe believes "no trigger" only from an account holding TRIGGER, on every version. On
+-- the written tables only; an account that holds it could create a trigger there, which llmsafe never
+-- asks it to do (DDL is refused in every statement it runs for a model).
+GRANT TRIGGER ON {database}.{written_table} TO {plan_role};
 
 -- F22, F39 to F42: the side-effect measure of D14 is the session's own status counters (SHOW SESSION
 -- STATUS), which need no privilege: no PROCESS, which would show this account every session's
@@ -76,6 +82,7 @@ CREATE USER {apply_role} IDENTIFIED BY '{apply_password}';
 GRANT SELECT ON {database}.{read_table} TO {apply_role};
 GRANT UPDATE, DELETE ON {database}.{written_table} TO {apply_role};
 GRANT REFERENCES ON {database}.* TO {apply_role};
+GRANT TRIGGER ON {database}.{written_table} TO {apply_role};
 
 
 -- role: store    (llmsafe.json "storeConnection": plans and the audit trail)

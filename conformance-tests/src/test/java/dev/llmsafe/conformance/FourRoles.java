@@ -60,7 +60,7 @@ final class FourRoles implements AutoCloseable {
             List<String> triggerTables) throws SQLException {
         Flavor flavor = ServerId.of(app.admin()).flavor();
         String stamp = System.currentTimeMillis() / 1000 + "_"
-                + Integer.toHexString(0x100000 + ThreadLocalRandom.current().nextInt(0xEFFFFF));
+                + Integer.toHexString(0x10000 + ThreadLocalRandom.current().nextInt(0xEFFFF));
         FourRoles roles = new FourRoles(app, flavor, "llmsafe_t_" + stamp + "_store");
         Map<String, String> values = new java.util.HashMap<>();
         for (Role r : Role.values()) {

@@ -177,7 +177,8 @@ class OutputsTest {
         assertThat(JSON.readTree(json.out()).get("rows").get(0).toString()).isEqualTo(expected);
         CliTest.Run csv = run("read", "SELECT b, t FROM blobs ORDER BY id", "--format", "csv");
         assertThat(csv.out()).isEqualTo("b,t\r\n\\x00ff80275c,text\r\n,\r\n");
-        CliTest.Run table = run("read", "SELECT b FROM blobs WHERE id = 1");
+        // Not by its key: MySQL prints a binary value read by a key raw in its plan, which is refused (SPEC.md R9.8).
+        CliTest.Run table = run("read", "SELECT b FROM blobs ORDER BY id LIMIT 1");
         assertThat(table.out()).startsWith("b\n------------\n\\x00ff80275c\n");
     }
 

@@ -3,6 +3,7 @@ package dev.llmsafe.assembly;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
+import dev.llmsafe.dialect.VendorUrls;
 import dev.llmsafe.policy.ConnectionSettings;
 import java.sql.SQLException;
 import java.util.Locale;
@@ -62,7 +63,7 @@ public final class Pools {
     public static HikariDataSource open(String purpose, ConnectionSettings settings, int size, Start start)
             throws SQLException {
         HikariConfig c = config(purpose, size, start);
-        c.setJdbcUrl(settings.url());
+        c.setJdbcUrl(VendorUrls.pinnedForEngine(settings.url()));
         settings.user().ifPresent(c::setUsername);
         settings.password().ifPresent(p -> c.setPassword(p.reveal()));
         c.setReadOnly(sqliteReadOnly(settings.url(), null));

@@ -2,6 +2,8 @@ package dev.llmsafe.dialect;
 
 import dev.llmsafe.policy.JdbcUrls;
 import dev.llmsafe.sql.SqlDialect;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.Locale;
 import java.util.Optional;
@@ -78,6 +80,31 @@ public final class VendorUrls {
     /** The option appended to every URL of the dialect: Connector/J's useAffectedRows=false (F09, F10). */
     public static Optional<String> pinned(SqlDialect dialect) {
         return dialect == SqlDialect.MYSQL ? Optional.of("useAffectedRows=false") : Optional.empty();
+    }
+
+    /**
+     * The URL of one of the engine's own connections (the dry run's, the apply's, the store's): a
+     * {@code useAffectedRows} it sets is replaced by the pinned one, so that "rows affected" means rows
+     * matched there too, which the dry run and the apply compare (D9, A5): an operator's option cannot make
+     * every table's dry run count short. Other URLs are returned as they are.
+     */
+    public static String pinnedForEngine(String url) {
+        if (!url.regionMatches(true, 0, "jdbc:mysql:", 0, "jdbc:mysql:".length())) {
+            return url;
+        }
+        int q = url.indexOf('?');
+        StringBuilder query = new StringBuilder();
+        if (q >= 0) {
+            for (String pair : url.substring(q + 1).split("&")) {
+                String key = URLDecoder.decode(pair.contains("=") ? pair.substring(0, pair.indexOf('=')) : pair,
+                        StandardCharsets.UTF_8);
+                if (!pair.isEmpty() && !key.equalsIgnoreCase("useAffectedRows")) {
+                    query.append(query.length() == 0 ? "" : "&").append(pair);
+                }
+            }
+        }
+        pinned(SqlDialect.MYSQL).ifPresent(pin -> query.append(query.length() == 0 ? "" : "&").append(pin));
+        return (q < 0 ? url : url.substring(0, q)) + "?" + query;
     }
 
     /**

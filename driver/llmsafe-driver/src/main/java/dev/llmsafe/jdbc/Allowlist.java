@@ -258,7 +258,12 @@ final class Allowlist {
         if (reachable == null) {
             Set<TableRef> out = new HashSet<>();
             for (TableRef t : allowedTables().keySet()) {
-                dialect.planRelations(c, "SELECT * FROM " + dialect.render(t), Guard.NO_PARAMETERS).ifPresent(out::addAll);
+                try {
+                    dialect.planRelations(c, "SELECT * FROM " + dialect.render(t), Guard.NO_PARAMETERS).ifPresent(out::addAll);
+                } catch (RefusedException e) {
+                    // A plan that cannot be read with certainty (MySQL reads a view of one row while it plans and
+                    // prints its values), or not at all: nothing is reachable through that relation.
+                }
             }
             reachable = out;
         }

@@ -171,6 +171,29 @@ class CheckTest {
     }
 
     /**
+     * E1: a table the planning role sees only through TRIGGER (MySQL and MariaDB list it, without its columns;
+     * MySQL without its key either: measured on 8.0.31, 10.11.19 and 11.4.5) is not ready because the
+     * credential cannot read it, not because it would have no primary key.
+     */
+    @Test
+    void E1_aTableSeenOnlyThroughATriggerGrantIsReportedAsUnreadableNotKeyless() throws SQLException {
+        ScratchDatabase db = schema(Engine.MYSQL);
+        db.execute("CREATE TABLE trig_only_t (id INT PRIMARY KEY, v INT)", "INSERT INTO trig_only_t VALUES (1, 1)");
+        TestRole planner = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.ok_t TO {role}",
+                "GRANT TRIGGER ON {db}.* TO {role}");
+        LlmSafeConfig config = LlmSafeConfig.builder()
+                .connection(ConnectionSettings.of(db.url(), planner.name(), planner.password()))
+                .policy(Policy.define(p -> p.table("trig_only_t", t -> t.impact("x")))).build();
+        try (Deployment d = new Deployment(config, Clock.systemUTC())) {
+            TableStatus t = table(new EnvironmentCheck(d).run(), "trig_only_t");
+            assertThat(t.state()).isEqualTo(State.NOT_READY);
+            assertThat(t.problems()).noneSatisfy(p -> assertThat(p).contains("primary key"))
+                    .anySatisfy(p -> assertThat(p).startsWith("this credential sees the table but none of its columns")
+                            .contains("SELECT, UPDATE and DELETE on it"));
+        }
+    }
+
+    /**
      * E1, D15: a planning role whose database-level privilege comes from a grant on a pattern
      * ({@code app%}) sees what a grant on the name shows, and check says the table is ready; one
      * whose pattern does not match the database is told which grant is missing.
@@ -180,7 +203,7 @@ class CheckTest {
         ScratchDatabase db = schema(Engine.MYSQL);
         String escaped = db.name().replace("_", "\\_");
         String pattern = escaped.substring(0, escaped.length() - 2) + "%";
-        String hint = db.isMysql() ? "GRANT SELECT, TRIGGER" : "GRANT REFERENCES";
+        String hint = "GRANT " + db.catalogPrivilege();
         for (String grant : List.of(pattern, pattern.toUpperCase(java.util.Locale.ROOT))) {
             TestRole planner = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.ok_t TO {role}",
                     "GRANT " + db.catalogPrivilege() + " ON `" + grant + "`.* TO {role}");
@@ -229,18 +252,23 @@ class CheckTest {
         }
     }
 
-    /** A URL with useAffectedRows=true counts rows changed: 0 for a same-value UPDATE of a table that has rows. */
+    /**
+     * E2, D9: a planning URL with useAffectedRows=true (which counts rows changed: 0 for a same-value UPDATE)
+     * does not reach the engine's connections, which pin it to false as the driver does: the tables are
+     * ready, and the probe says rows affected are rows matched.
+     */
     @ParameterizedTest
     @EnumSource(value = Engine.class, names = {"MYSQL"})
-    void E2_aPlanningConnectionThatCountsRowsChangedIsReportedAsSuch(Engine engine) throws SQLException {
+    void E2_aPlanningUrlAskingForRowsChangedIsPinnedToRowsMatched(Engine engine) throws SQLException {
         ScratchDatabase db = schema(engine);
         String url = db.url() + (db.url().contains("?") ? "&" : "?") + "useAffectedRows=true";
         LlmSafeConfig config = LlmSafeConfig.builder().connection(ConnectionSettings.of(url, db.user(), db.password()))
                 .policy(POLICY).build();
         try (Deployment d = new Deployment(config, Clock.systemUTC())) {
-            List<String> notes = new EnvironmentCheck(d).run().notes();
-            assertThat(notes).anySatisfy(n -> assertThat(n).startsWith("Rows affected: a same-value UPDATE reported 0"
-                    + " (and 0 with useAffectedRows=true); the dry run expects 1."));
+            CheckReport r = new EnvironmentCheck(d).run();
+            assertThat(table(r, "ok_t").state()).as(table(r, "ok_t").problems().toString()).isEqualTo(State.READY);
+            assertThat(r.notes()).anySatisfy(n -> assertThat(n).startsWith("Rows affected are rows matched on the"
+                    + " engine's connections (probed: a same-value UPDATE reports 1, and 0 with useAffectedRows=true)"));
         }
     }
 

@@ -327,6 +327,39 @@ class PlannerCatalogTest {
     }
 
     /**
+     * D8 on MariaDB and MySQL: "no trigger" is believed only from a role holding TRIGGER on the table (or its
+     * database). MariaDB 11.4.5 and MySQL list a trigger only then, 10.11.19 to any role that may write the
+     * table (SPEC.md F20), so without it the write is refused on every version, with the grant to add; with
+     * it on the table alone, the trigger that sets a column is seen and refused for what it is, and nothing
+     * is written either way.
+     */
+    @Test
+    void D8_triggersAreBelievedOnlyFromARoleHoldingTrigger() throws SQLException {
+        ScratchDatabase db = dbs.get(Engine.MYSQL);
+        db.execute("CREATE TABLE d8t (id INT PRIMARY KEY, v INT, stamp INT)", "INSERT INTO d8t VALUES (1, 1, 0)",
+                "CREATE TRIGGER d8t_stamp BEFORE UPDATE ON d8t FOR EACH ROW SET NEW.stamp = NEW.stamp + 1");
+        // The database-level grant that shows foreign keys and their rules, without TRIGGER.
+        String foreignKeys = db.isMysql() ? "SELECT" : "REFERENCES";
+        TestRole without = db.createRole("GRANT SELECT, UPDATE, DELETE ON {db}.d8t TO {role}",
+                "GRANT " + foreignKeys + " ON {db}.* TO {role}");
+        try (Planning p = new Planning(db, without)) {
+            assertRefused(() -> p.plan(allow("d8t", "x"), "UPDATE d8t SET v = 2 WHERE id = 1"),
+                    Refusal.AUTO_COLUMNS_UNKNOWN, "cannot see the triggers");
+            assertRefused(() -> p.plan(allow("d8t", "x"), "UPDATE d8t SET v = 2 WHERE id = 1"),
+                    Refusal.AUTO_COLUMNS_UNKNOWN, "TRIGGER ON `" + db.name() + "`.");
+        }
+        TestRole with = db.createRole("GRANT SELECT, UPDATE, DELETE, TRIGGER ON {db}.d8t TO {role}",
+                "GRANT " + foreignKeys + " ON {db}.* TO {role}");
+        try (Planning p = new Planning(db, with)) {
+            assertRefused(() -> p.plan(allow("d8t", "x"), "UPDATE d8t SET v = 2 WHERE id = 1"),
+                    Refusal.AUTO_COLUMNS_UNKNOWN, "the trigger d8t_stamp");
+            Policy declared = Policy.define(x -> x.table("d8t", t -> t.impact("x").autoColumns("stamp")));
+            assertThat(p.plan(declared, "UPDATE d8t SET v = 2 WHERE id = 1").rowCount()).isEqualTo(1);
+        }
+        assertThat(db.snapshot("d8t")).containsExactly("[1, 1, 0]");
+    }
+
+    /**
      * MariaDB's measure is the session's own Handler counters (SPEC.md F39-F42): a credential with
      * table grants only (no PROCESS) measures, plans a plain UPDATE, and has a trigger's write refused.
      */
@@ -407,7 +440,7 @@ class PlannerCatalogTest {
 
     /** The grant a refusal for an unseen catalog asks for, up to the database name. */
     static String hint(ScratchDatabase db) throws SQLException {
-        return db.isMysql() ? "GRANT SELECT, TRIGGER" : "GRANT REFERENCES";
+        return "GRANT " + db.catalogPrivilege();
     }
 
     @ParameterizedTest

@@ -278,7 +278,6 @@ class NamesTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void R9_thePlanNamesEveryRelationItReads(Engine engine) throws SQLException {
-        assumeTrue(engine != Engine.MYSQL || dbs.get(engine).isMariadb(), "MySQL's plan check is not built (not measured)");
         Guarded g = guarded(engine, Deployment.ALL_PRIVILEGES);
         String schema = engine == Engine.SQLITE ? "main" : dbs.get(engine).name();
         try (Connection c = g.connect()) {
@@ -304,7 +303,6 @@ class NamesTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void R9_aRelationOnlyThePlanNamesIsRefused(Engine engine) throws SQLException {
-        assumeTrue(engine != Engine.MYSQL || dbs.get(engine).isMariadb(), "MySQL's plan check is not built (not measured)");
         Guarded g = guarded(engine, Deployment.ALL_PRIVILEGES);
         String schema = engine == Engine.SQLITE ? "main" : dbs.get(engine).name();
         String q = container(engine) + ".hidden";

@@ -118,12 +118,12 @@ public final class ScratchDatabase implements AutoCloseable {
 
     /**
      * The database-level privileges that show a planning role the triggers and foreign keys of its tables:
-     * REFERENCES on MariaDB (which shows triggers to any role that may write the table); SELECT, TRIGGER on
-     * MySQL (which shows a trigger only with TRIGGER, and a foreign key's columns only with SELECT or
-     * REFERENCES), as samples/roles grants them.
+     * REFERENCES, TRIGGER on MariaDB (the triggers are believed only with TRIGGER: 11.4.5 shows none without
+     * it); SELECT, TRIGGER on MySQL (which shows a trigger only with TRIGGER, and a foreign key's columns only
+     * with SELECT or REFERENCES), as samples/roles grants them (MariaDB's TRIGGER on the written tables).
      */
     public String catalogPrivilege() throws SQLException {
-        return isMysql() ? "SELECT, TRIGGER" : "REFERENCES";
+        return isMysql() ? "SELECT, TRIGGER" : "REFERENCES, TRIGGER";
     }
 
     /**
