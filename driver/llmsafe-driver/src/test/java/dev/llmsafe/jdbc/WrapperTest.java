@@ -193,9 +193,9 @@ class WrapperTest {
             }
         }
         assertThat(publicTypes).containsExactlyInAnyOrder("LlmSafeDriver", "LlmSafeDataSource", "PlanPendingException",
-                "LlmSafeConnection", "ReadEstimate");
+                "LlmSafeConnection", "ReadEstimate", "LlmSafeGuard");
         for (Class<?> c : List.of(LlmSafeDriver.class, LlmSafeDataSource.class, PlanPendingException.class,
-                LlmSafeConnection.class, ReadEstimate.class)) {
+                LlmSafeConnection.class, ReadEstimate.class, LlmSafeGuard.class)) {
             for (Method m : c.getDeclaredMethods()) {
                 if (Modifier.isPublic(m.getModifiers())) {
                     assertThat(m.getName()).as(c.getSimpleName()).doesNotContain("elegate").doesNotContain("arget")
