@@ -59,22 +59,9 @@ public final class LlmSafeGuard implements AutoCloseable {
      */
     public Connection guard(Connection lent, String proposer) throws SQLException {
         Objects.requireNonNull(lent, "lent");
-        if (proposer == null || proposer.isBlank()) {
-            throw new IllegalArgumentException("a proposer name must not be blank");
-        }
-        try {
-            if (isGuarded(lent)) {
-                return lent;
-            }
-            return GuardedConnection.open(engine(lent), lent, false, proposer, () -> { });
-        } catch (SQLException | RuntimeException e) {
-            try {
-                lent.close();
-            } catch (SQLException x) {
-                e.addSuppressed(x);
-            }
-            throw e;
-        }
+        LlmSafeDataSource.checkProposer(proposer);
+        return LlmSafeDataSource.guardLent(lent, () -> isGuarded(lent) ? lent
+                : GuardedConnection.open(engine(lent), lent, false, proposer, () -> { }));
     }
 
     /** Whether a connection is already llmsafe's, itself or behind wrappers that answer isWrapperFor (pools). */
