@@ -26,6 +26,7 @@ class DriverClassPathTest {
         "dev.llmsafe.mcp.McpServer",
         "dev.llmsafe.tools.DatabaseTools",
         "dev.llmsafe.langchain4j.LlmSafeTools",
+        "dev.llmsafe.agent.LlmSafeAgent", // the javaagent
     })
     void theDriverRunsWithoutTheOperatorToolsLibraries(String className) {
         assertThat(loadable(className)).as(className + " on the driver's class path").isFalse();

@@ -3,12 +3,18 @@ package dev.llmsafe.assembly;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
+import com.zaxxer.hikari.util.DriverDataSource;
 import dev.llmsafe.dialect.VendorUrls;
 import dev.llmsafe.policy.ConnectionSettings;
+import dev.llmsafe.policy.Secret;
+import java.io.PrintWriter;
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
@@ -63,9 +69,8 @@ public final class Pools {
     public static HikariDataSource open(String purpose, ConnectionSettings settings, int size, Start start)
             throws SQLException {
         HikariConfig c = config(purpose, size, start);
-        c.setJdbcUrl(VendorUrls.pinnedForEngine(settings.url()));
-        settings.user().ifPresent(c::setUsername);
-        settings.password().ifPresent(p -> c.setPassword(p.reveal()));
+        c.setDataSource(new OwnConnections(new DriverDataSource(VendorUrls.pinnedForEngine(settings.url()), null,
+                new Properties(), settings.user().orElse(null), settings.password().map(Secret::reveal).orElse(null))));
         c.setReadOnly(sqliteReadOnly(settings.url(), null));
         return open(c);
     }
@@ -87,6 +92,65 @@ public final class Pools {
         c.setDataSource(source);
         c.setReadOnly(readOnly);
         return open(c);
+    }
+
+    /**
+     * HikariCP's own driver data source (what {@code jdbcUrl} would have made), opened through a method of
+     * llmsafe's: every connection llmsafe opens, in whatever thread a pool opens it, has a frame of
+     * llmsafe's own on its stack, by which the javaagent (llmsafe-agent) knows never to guard it. The
+     * dry run's and the driver's pools connect through {@code jdbc.RealDrivers}, for the same reason.
+     */
+    private static final class OwnConnections implements DataSource {
+        private final DataSource driver;
+
+        OwnConnections(DataSource driver) {
+            this.driver = driver;
+        }
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            return driver.getConnection();
+        }
+
+        @Override
+        public Connection getConnection(String user, String password) throws SQLException {
+            return driver.getConnection(user, password);
+        }
+
+        @Override
+        public PrintWriter getLogWriter() throws SQLException {
+            return driver.getLogWriter();
+        }
+
+        @Override
+        public void setLogWriter(PrintWriter out) throws SQLException {
+            driver.setLogWriter(out);
+        }
+
+        @Override
+        public void setLoginTimeout(int seconds) throws SQLException {
+            driver.setLoginTimeout(seconds);
+        }
+
+        @Override
+        public int getLoginTimeout() throws SQLException {
+            return driver.getLoginTimeout();
+        }
+
+        @Override
+        public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+            return driver.getParentLogger();
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> iface) throws SQLException {
+            throw new SQLException("not a wrapper");
+        }
+
+        @Override
+        public boolean isWrapperFor(Class<?> iface) {
+            return false;
+        }
     }
 
     private static HikariConfig config(String purpose, int size, Start start) {

@@ -114,6 +114,29 @@ final class Engine implements AutoCloseable {
         };
     }
 
+    /** A pool of the engine's own over configured settings (the configuration's {@code connection}). */
+    static PlanPool pool(ConnectionSettings settings) {
+        return new PlanPool() {
+            private HikariDataSource pool;
+
+            @Override
+            public synchronized DataSource dataSource() throws SQLException {
+                if (pool == null) {
+                    pool = Pools.open("plan", settings, Pools.ENGINE_SIZE, Pools.Start.ON_FIRST_USE);
+                }
+                return pool;
+            }
+
+            @Override
+            public synchronized void close() {
+                if (pool != null) {
+                    pool.close();
+                    pool = null;
+                }
+            }
+        };
+    }
+
     /** The application's own data source as the dry-run pool (an {@link LlmSafeDataSource}); not closed here. */
     static PlanPool borrowed(DataSource target) {
         return new PlanPool() {

@@ -91,18 +91,33 @@ public final class LlmSafeDataSource implements DataSource, AutoCloseable {
      * @param proposer who proposes the connection's plans, as the card will name them
      */
     public Connection getConnectionFor(String proposer) throws SQLException {
-        if (proposer == null || proposer.isBlank()) {
-            throw new IllegalArgumentException("a proposer name must not be blank");
-        }
+        checkProposer(proposer);
         if (closed) {
             throw new SQLException("this LlmSafeDataSource is closed", "08003");
         }
         Connection raw = target.getConnection();
+        return guardLent(raw, () -> GuardedConnection.open(engine(raw), raw, false, proposer, () -> { }));
+    }
+
+    static void checkProposer(String proposer) {
+        if (proposer == null || proposer.isBlank()) {
+            throw new IllegalArgumentException("a proposer name must not be blank");
+        }
+    }
+
+    /** What guards a lent connection. */
+    @FunctionalInterface
+    interface Guarding {
+        Connection open() throws SQLException;
+    }
+
+    /** Guards a connection a pool lent; when that fails, the connection is closed: never handed back raw. */
+    static Connection guardLent(Connection lent, Guarding guarding) throws SQLException {
         try {
-            return GuardedConnection.open(engine(raw), raw, false, proposer, () -> { });
+            return guarding.open();
         } catch (SQLException | RuntimeException e) {
             try {
-                raw.close();
+                lent.close();
             } catch (SQLException x) {
                 e.addSuppressed(x);
             }

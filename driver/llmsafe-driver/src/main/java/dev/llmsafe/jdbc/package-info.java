@@ -1,6 +1,7 @@
 /**
  * The JDBC way in: {@link dev.llmsafe.jdbc.LlmSafeDriver} ({@code jdbc:llmsafe:<real url>}),
  * {@link dev.llmsafe.jdbc.LlmSafeDataSource} (any DataSource, guarded),
+ * {@link dev.llmsafe.jdbc.LlmSafeGuard} (a connection a pool already lent, guarded: the javaagent's way in),
  * {@link dev.llmsafe.jdbc.PlanPendingException}, what an UPDATE or DELETE becomes, and
  * {@link dev.llmsafe.jdbc.LlmSafeConnection} with {@link dev.llmsafe.jdbc.ReadEstimate}, what a guarded
  * connection offers beyond JDBC, and {@link dev.llmsafe.jdbc.GuardListener}, told of every read, plan and

@@ -193,9 +193,9 @@ class WrapperTest {
             }
         }
         assertThat(publicTypes).containsExactlyInAnyOrder("LlmSafeDriver", "LlmSafeDataSource", "PlanPendingException",
-                "LlmSafeConnection", "ReadEstimate", "GuardListener");
+                "LlmSafeConnection", "ReadEstimate", "GuardListener", "LlmSafeGuard");
         for (Class<?> c : List.of(LlmSafeDriver.class, LlmSafeDataSource.class, PlanPendingException.class,
-                LlmSafeConnection.class, ReadEstimate.class, GuardListener.class)) {
+                LlmSafeConnection.class, ReadEstimate.class, GuardListener.class, LlmSafeGuard.class)) {
             for (Method m : c.getDeclaredMethods()) {
                 if (Modifier.isPublic(m.getModifiers())) {
                     assertThat(m.getName()).as(c.getSimpleName()).doesNotContain("elegate").doesNotContain("arget")
