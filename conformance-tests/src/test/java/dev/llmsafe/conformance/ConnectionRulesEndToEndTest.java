@@ -15,6 +15,7 @@ import dev.llmsafe.conformance.EndToEnd.Deployed;
 import dev.llmsafe.conformance.EndToEnd.Run;
 import dev.llmsafe.conformance.RoleScript.Role;
 import dev.llmsafe.conformance.ServerId.Flavor;
+import dev.llmsafe.jdbc.GuardListener;
 import dev.llmsafe.jdbc.LlmSafeConnection;
 import dev.llmsafe.jdbc.LlmSafeDataSource;
 import dev.llmsafe.jdbc.LlmSafeDriver;
@@ -22,6 +23,7 @@ import dev.llmsafe.jdbc.PlanPendingException;
 import dev.llmsafe.jdbc.ReadEstimate;
 import dev.llmsafe.plan.Plan;
 import dev.llmsafe.plan.PlannedStatement;
+import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.testing.Engine;
 import java.net.URLEncoder;
@@ -41,6 +43,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -869,6 +872,60 @@ class ConnectionRulesEndToEndTest {
         } finally {
             d.admin("UPDATE orders SET qty = 3 WHERE id = 3");
         }
+    }
+
+    /**
+     * J12 on an application's own pool guarded by LlmSafeDataSource, with the deployment's configuration
+     * and the planning role: the listener is told of the read, the refusal (with its code) and the plan, in
+     * that order, and the plan it was told of is the one the store holds.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void J12_aListenerOnTheGuardedDataSourceIsToldOfEachReadRefusalAndPlan(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        Path file = d.home().resolve("app-llmsafe.json");
+        JsonNode connection = new ObjectMapper().readTree(file.toFile()).get("connection");
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(connection.get("url").asText());
+        if (connection.has("user")) {
+            config.setUsername(connection.get("user").asText());
+            config.setPassword(connection.get("password").asText());
+        }
+        config.setMaximumPoolSize(2);
+        config.setPoolName("e2e-j12-" + engine.key());
+        List<String> events = new CopyOnWriteArrayList<>();
+        GuardListener listener = new GuardListener() {
+            @Override
+            public void read(long nanos) {
+                events.add("read");
+            }
+
+            @Override
+            public void proposed(PlanPendingException pending, long nanos) {
+                events.add("plan " + pending.planId());
+            }
+
+            @Override
+            public void refused(Refusal code) {
+                events.add("refused " + code);
+            }
+        };
+        List<String> before = d.rows("orders");
+        try (HikariDataSource pool = new HikariDataSource(config);
+                LlmSafeDataSource guarded = new LlmSafeDataSource(pool, LlmSafeConfig.load(file))) {
+            guarded.setListener(listener);
+            try (Connection c = guarded.getConnection(); Statement s = c.createStatement()) {
+                assertThat(column(c, "SELECT id FROM orders WHERE id = 1")).containsExactly("1");
+                assertThat(catchThrowableOfType(RefusedException.class, () -> s.executeQuery("DROP TABLE orders")).code())
+                        .isEqualTo(Refusal.DDL);
+                PlanPendingException p = catchThrowableOfType(PlanPendingException.class,
+                        () -> s.executeUpdate("UPDATE orders SET qty = 30 WHERE id = 3"));
+                assertThat(events).containsExactly("read", "refused DDL", "plan " + p.planId());
+                Run show = d.llmsafe("show", p.planId().toString());
+                assertThat(show.out()).as(show.all()).contains("Status: proposed");
+            }
+        }
+        assertThat(d.rows("orders")).isEqualTo(before);
     }
 
     /**
