@@ -3,11 +3,8 @@ package dev.llmsafe.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import com.zaxxer.hikari.HikariDataSource;
-import dev.llmsafe.assembly.Assembly;
 import dev.llmsafe.jdbc.LlmSafeDataSource;
 import dev.llmsafe.jdbc.PlanPendingException;
-import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.spring.jpa.JpaApplication;
 import dev.llmsafe.spring.jpa.Order;
 import dev.llmsafe.spring.jpa.Orders;
@@ -18,10 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -51,13 +46,7 @@ class JpaBesideTheGuardTest {
         db.execute("CREATE TABLE orders (id INT PRIMARY KEY, status VARCHAR(20) NOT NULL)",
                 "INSERT INTO orders VALUES (1, 'packed')");
         String json = LlmSafeAutoConfigurationTest.configFor(db, engine);
-        try (HikariDataSource migrate = new HikariDataSource()) {
-            migrate.setJdbcUrl(db.url());
-            migrate.setUsername(db.user());
-            migrate.setPassword(db.password());
-            Assembly.store(migrate, Optional.of(LlmSafeConfig.parse(json, "test", name -> null)), Clock.systemUTC())
-                    .migrate();
-        }
+        LlmSafeAutoConfigurationTest.migrateStore(db, json);
         Path file = dir.resolve("llmsafe.json");
         Files.writeString(file, json);
         List<String> properties = new ArrayList<>(List.of("spring.datasource.url=" + db.url(),

@@ -65,6 +65,17 @@ class LlmSafeAutoConfigurationTest {
         return "file:" + file;
     }
 
+    /** Creates the plan store in the scratch database with the configuration's own settings (llmsafe migrate). */
+    static void migrateStore(ScratchDatabase db, String json) throws Exception {
+        try (HikariDataSource migrate = new HikariDataSource()) {
+            migrate.setJdbcUrl(db.url());
+            migrate.setUsername(db.user());
+            migrate.setPassword(db.password());
+            Assembly.store(migrate, Optional.of(LlmSafeConfig.parse(json, "test", name -> null)), Clock.systemUTC())
+                    .migrate();
+        }
+    }
+
     static String configFor(ScratchDatabase db, Engine engine) throws Exception {
         ObjectMapper json = new ObjectMapper();
         String conn = "{\"url\": " + json.writeValueAsString(db.url())
@@ -276,13 +287,7 @@ class LlmSafeAutoConfigurationTest {
         db.execute("CREATE TABLE orders (id INT PRIMARY KEY, status VARCHAR(20) NOT NULL)",
                 "INSERT INTO orders VALUES (1, 'packed'), (2, 'packed')");
         String json = configFor(db, engine);
-        LlmSafeConfig parsed = LlmSafeConfig.parse(json, "test", name -> null);
-        try (HikariDataSource migrate = new HikariDataSource()) {
-            migrate.setJdbcUrl(db.url());
-            migrate.setUsername(db.user());
-            migrate.setPassword(db.password());
-            Assembly.store(migrate, Optional.of(parsed), Clock.systemUTC()).migrate();
-        }
+        migrateStore(db, json);
         ScratchPool.db = db;
         String location = config(json);
         runner().withUserConfiguration(ScratchPool.class).withPropertyValues("llmsafe.config=" + location)

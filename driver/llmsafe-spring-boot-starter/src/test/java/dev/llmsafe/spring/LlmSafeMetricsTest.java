@@ -3,12 +3,9 @@ package dev.llmsafe.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.llmsafe.RefusedException;
-import dev.llmsafe.assembly.Assembly;
 import dev.llmsafe.jdbc.LlmSafeDataSource;
 import dev.llmsafe.jdbc.PlanPendingException;
-import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabase;
 import dev.llmsafe.testing.ScratchDatabases;
@@ -18,8 +15,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Clock;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,13 +54,7 @@ class LlmSafeMetricsTest {
                 "INSERT INTO orders VALUES (1, 'packed'), (2, 'packed')");
         String json = LlmSafeAutoConfigurationTest.configFor(db, engine);
         if (migrated) {
-            try (HikariDataSource migrate = new HikariDataSource()) {
-                migrate.setJdbcUrl(db.url());
-                migrate.setUsername(db.user());
-                migrate.setPassword(db.password());
-                Assembly.store(migrate, Optional.of(LlmSafeConfig.parse(json, "test", name -> null)), Clock.systemUTC())
-                        .migrate();
-            }
+            LlmSafeAutoConfigurationTest.migrateStore(db, json);
         }
         LlmSafeAutoConfigurationTest.ScratchPool.db = db;
         Path file = dir.resolve("llmsafe.json");

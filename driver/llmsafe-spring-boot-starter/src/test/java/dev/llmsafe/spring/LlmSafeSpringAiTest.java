@@ -2,12 +2,9 @@ package dev.llmsafe.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.llmsafe.RefusedException;
-import dev.llmsafe.assembly.Assembly;
 import dev.llmsafe.jdbc.LlmSafeDataSource;
 import dev.llmsafe.jdbc.PlanPendingException;
-import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabase;
 import dev.llmsafe.testing.ScratchDatabases;
@@ -16,9 +13,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Clock;
 import java.util.List;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -80,13 +75,7 @@ class LlmSafeSpringAiTest {
 
     ApplicationContextRunner runner(ScratchDatabase db, Engine engine) throws Exception {
         String json = LlmSafeAutoConfigurationTest.configFor(db, engine);
-        try (HikariDataSource migrate = new HikariDataSource()) {
-            migrate.setJdbcUrl(db.url());
-            migrate.setUsername(db.user());
-            migrate.setPassword(db.password());
-            Assembly.store(migrate, Optional.of(LlmSafeConfig.parse(json, "test", name -> null)), Clock.systemUTC())
-                    .migrate();
-        }
+        LlmSafeAutoConfigurationTest.migrateStore(db, json);
         Path file = dir.resolve("llmsafe.json");
         Files.writeString(file, json);
         LlmSafeAutoConfigurationTest.ScratchPool.db = db;
