@@ -39,15 +39,20 @@ class PlanBenchmark {
         void run() throws Exception;
     }
 
-    @ParameterizedTest
-    @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
-    void printPlanTimes(Engine engine) throws Exception {
-        ScratchDatabase db = dbs.get(engine);
+    /** The table both plan benchmarks write: {@code bench}, 1,000 rows, analysed. */
+    static void benchTable(ScratchDatabase db, Engine engine) throws java.sql.SQLException {
         db.execute("CREATE TABLE bench (id INT PRIMARY KEY, status VARCHAR(20) NOT NULL, qty INT NOT NULL)",
                 engine == Engine.POSTGRES ? "INSERT INTO bench SELECT g, 'packed', g FROM generate_series(1, 1000) g"
                         : "INSERT INTO bench WITH RECURSIVE g (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g"
                                 + " WHERE n < 1000) SELECT n, 'packed', n FROM g",
                 engine == Engine.POSTGRES ? "ANALYZE bench" : "ANALYZE TABLE bench");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
+    void printPlanTimes(Engine engine) throws Exception {
+        ScratchDatabase db = dbs.get(engine);
+        benchTable(db, engine);
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(db.url());
         config.setUsername(db.user());

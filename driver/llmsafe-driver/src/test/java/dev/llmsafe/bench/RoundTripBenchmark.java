@@ -42,11 +42,7 @@ class RoundTripBenchmark {
     @EnumSource(value = Engine.class, names = {"POSTGRES", "MYSQL"})
     void printRoundTripsOfAPlan(Engine engine) throws Exception {
         ScratchDatabase db = dbs.get(engine);
-        db.execute("CREATE TABLE bench (id INT PRIMARY KEY, status VARCHAR(20) NOT NULL, qty INT NOT NULL)",
-                engine == Engine.POSTGRES ? "INSERT INTO bench SELECT g, 'packed', g FROM generate_series(1, 1000) g"
-                        : "INSERT INTO bench WITH RECURSIVE g (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g"
-                                + " WHERE n < 1000) SELECT n, 'packed', n FROM g",
-                engine == Engine.POSTGRES ? "ANALYZE bench" : "ANALYZE TABLE bench");
+        PlanBenchmark.benchTable(db, engine);
         try (CountingProxy proxy = CountingProxy.forUrl(db.url())) {
             String real = proxy.url(db.url());
             Policy policy = Policy.define(p -> p.table("bench", t -> t.impact("x")));
