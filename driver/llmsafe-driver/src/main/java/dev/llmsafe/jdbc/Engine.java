@@ -74,6 +74,11 @@ final class Engine implements AutoCloseable {
         this.listener = listener == null ? GuardListener.NONE : listener;
     }
 
+    /** Whether a listener is set: a caller that would measure something only to tell it asks first. */
+    boolean hasListener() {
+        return listener != GuardListener.NONE;
+    }
+
     /** Tells the listener; a listener's failure is logged, never the caller's. */
     void tell(Consumer<GuardListener> event) {
         GuardListener l = listener;
