@@ -5,6 +5,7 @@ import static dev.llmsafe.apply.ApplyTest.refused;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmsafe.Refusal;
+import dev.llmsafe.dialect.Bounds;
 import dev.llmsafe.plan.Plan;
 import dev.llmsafe.store.PlanStatus;
 import dev.llmsafe.store.PlanStore;
@@ -58,6 +59,11 @@ class TamperedStoreTest {
             ps.setString(2, id.toString());
             assertThat(ps.executeUpdate()).isEqualTo(1);
         }
+    }
+
+    /** The applier of a sealed store: the key, the default bounds. */
+    private static Applier sealedApplier(Workflow w, PlanStore sealed) {
+        return w.applier(sealed, POLICY, KEY, false, Bounds.DEFAULT);
     }
 
     private static String sha256(String s) throws Exception {
@@ -183,17 +189,17 @@ class TamperedStoreTest {
             Plan delete = w.propose(sealed, POLICY, KEY, "assistant", "DELETE FROM orders WHERE id = 2");
             for (Plan p : new Plan[] {update, delete}) {
                 new Approver(sealed, false).approve(p.id(), "alice");
-                w.applier(sealed, POLICY, KEY, false, dev.llmsafe.dialect.Bounds.DEFAULT).apply(p.id(), "bob");
+                sealedApplier(w, sealed).apply(p.id(), "bob");
                 // A genuine approval, replayed: both seals still verify, and the audit trail says it was applied.
                 set(w, p.id(), "status", "approved");
-                refused(() -> w.applier(sealed, POLICY, KEY, false, dev.llmsafe.dialect.Bounds.DEFAULT).apply(p.id(), "bob"),
+                refused(() -> sealedApplier(w, sealed).apply(p.id(), "bob"),
                         Refusal.PLAN_CLOSED, "records 'apply applied' by bob");
                 // A writer who deletes that record too is stopped by the rows.
                 w.db.execute("DELETE FROM llmsafe_audit WHERE plan_id = '" + p.id() + "' AND action = 'apply'");
             }
-            refused(() -> w.applier(sealed, POLICY, KEY, false, dev.llmsafe.dialect.Bounds.DEFAULT).apply(update.id(), "bob"),
+            refused(() -> sealedApplier(w, sealed).apply(update.id(), "bob"),
                     Refusal.ROW_CHANGED, "qty is now 11, the card showed 1");
-            refused(() -> w.applier(sealed, POLICY, KEY, false, dev.llmsafe.dialect.Bounds.DEFAULT).apply(delete.id(), "bob"),
+            refused(() -> sealedApplier(w, sealed).apply(delete.id(), "bob"),
                     Refusal.ROWS_MOVED, "1 shown rows no longer match");
             assertThat(w.snapshot("orders")).containsExactly("[1, packed, null, 11, t1]");
         }
@@ -211,16 +217,16 @@ class TamperedStoreTest {
             Plan failed = w.propose(sealed, POLICY, KEY, "assistant", "UPDATE orders SET qty = 30 WHERE id = 2");
             new Approver(sealed, false).approve(failed.id(), "alice");
             w.db.execute("UPDATE orders SET qty = 99 WHERE id = 2");
-            refused(() -> w.applier(sealed, POLICY, KEY, false, dev.llmsafe.dialect.Bounds.DEFAULT).apply(failed.id(), "bob"),
+            refused(() -> sealedApplier(w, sealed).apply(failed.id(), "bob"),
                     Refusal.ROW_CHANGED, "qty is now 99");
             // The row is put back, and a store writer moves both plans back to approved: both seals verify.
             w.db.execute("UPDATE orders SET qty = 2 WHERE id = 2");
             List<String> before = w.snapshot("orders");
             set(w, rejected.id(), "status", "approved");
             set(w, failed.id(), "status", "approved");
-            refused(() -> w.applier(sealed, POLICY, KEY, false, dev.llmsafe.dialect.Bounds.DEFAULT).apply(rejected.id(), "bob"),
+            refused(() -> sealedApplier(w, sealed).apply(rejected.id(), "bob"),
                     Refusal.PLAN_CLOSED, "records 'reject done' by carol");
-            refused(() -> w.applier(sealed, POLICY, KEY, false, dev.llmsafe.dialect.Bounds.DEFAULT).apply(failed.id(), "bob"),
+            refused(() -> sealedApplier(w, sealed).apply(failed.id(), "bob"),
                     Refusal.PLAN_CLOSED, "records 'apply failed' by bob");
             assertThat(w.snapshot("orders")).isEqualTo(before);
         }
