@@ -295,6 +295,16 @@ public interface Dialect {
     }
 
     /**
+     * The statement that opens a transaction in auto-commit mode, where that costs fewer round trips than
+     * JDBC's {@code setAutoCommit(false)} and back (Connector/J sends {@code SET autocommit} each way, and
+     * then COMMIT: three, where START TRANSACTION and COMMIT are two); empty where the vendor driver's own
+     * way is as cheap. The transaction is ended with COMMIT or ROLLBACK in SQL.
+     */
+    default Optional<String> startTransaction() {
+        return Optional.empty();
+    }
+
+    /**
      * Whether the catalog shows a role only the tables it has a privilege on, so that a table it was not
      * granted looks like no table at all (MySQL and MariaDB; PostgreSQL's catalog shows every table).
      */

@@ -196,6 +196,11 @@ final class MysqlDialect implements Dialect {
     }
 
     @Override
+    public Optional<String> startTransaction() {
+        return Optional.of("START TRANSACTION");
+    }
+
+    @Override
     public String quote(String identifier) {
         return '`' + identifier.replace("`", "``") + '`';
     }
