@@ -68,6 +68,24 @@ public interface Dialect {
     void reproduce(Connection c, SessionSettings wanted) throws SQLException;
 
     /**
+     * {@link #reproduce} on a session whose settings were just read as {@code current}, with nothing run
+     * on it since: the read that would begin it is the one already made.
+     */
+    default void reproduce(Connection c, SessionSettings current, SessionSettings wanted) throws SQLException {
+        reproduce(c, wanted);
+    }
+
+    /**
+     * {@link #initConnection} and then {@link #session}, in as few round trips as the dialect can: what a
+     * dry run does first on every connection it takes. Both are done every time, nothing kept from the
+     * connection's last use, so a setting changed since (by a trigger, by the server) is seen.
+     */
+    default SessionSettings initSession(Connection c) throws SQLException {
+        initConnection(c);
+        return session(c);
+    }
+
+    /**
      * Rolls back the transaction of a dry run; the caller then returns the connection to auto-commit.
      * SQLite needs more than {@code rollback()} (see its implementation).
      */

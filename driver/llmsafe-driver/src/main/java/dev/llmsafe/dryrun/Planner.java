@@ -122,14 +122,13 @@ public final class Planner {
                 throw new RefusedException(Refusal.NESTING_REFUSED, "the dry run was handed a connection inside a"
                         + " transaction it does not own; it runs only in a transaction of its own. Try again.");
             }
-            dialect.initConnection(c);
-            SessionSettings own = dialect.session(c);
+            SessionSettings own = dialect.initSession(c);
             SessionSettings wanted = session == null ? own : session;
             boolean restore = !wanted.equals(own);
             try {
                 if (restore) {
                     // Only a session that differs is made like the application's: one read fewer when they agree.
-                    dialect.reproduce(c, wanted);
+                    dialect.reproduce(c, own, wanted);
                 }
                 return dryRun(c, proposals, proposer, wanted);
             } finally {
