@@ -86,6 +86,29 @@ public interface Dialect {
     }
 
     /**
+     * {@link #initSession(Connection)} for a dry run bounded by {@code bounds}: a dialect whose bounds are
+     * session settings (MySQL, MariaDB) sets them in the same statement, and {@link #beginDryRun} then only
+     * opens the transaction.
+     */
+    default SessionSettings initSession(Connection c, Bounds bounds) throws SQLException {
+        return initSession(c);
+    }
+
+    /** D4, D6: opens the dry run's transaction, bounded, on a connection {@link #initSession(Connection, Bounds)} prepared. */
+    default void beginDryRun(Connection c, Bounds bounds) throws SQLException {
+        begin(c, bounds);
+    }
+
+    /** Rolls back what {@link #beginDryRun} opened and leaves the connection in auto-commit. */
+    default void rollbackDryRun(Connection c) throws SQLException {
+        try {
+            rollback(c);
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
+    /**
      * Rolls back the transaction of a dry run; the caller then returns the connection to auto-commit.
      * SQLite needs more than {@code rollback()} (see its implementation).
      */

@@ -109,8 +109,12 @@ final class MysqlDialect implements Dialect {
         // session zone, and a zone with daylight saving time makes some of them ambiguous. Plan and apply both
         // run in this one. One SET, one round trip: MariaDB 10.11 names the isolation variable tx_isolation
         // and has no transaction_isolation, MySQL 8.0 only transaction_isolation.
-        Jdbc.execute(c, "SET SESSION " + (mariadb ? "tx_isolation" : "transaction_isolation")
-                + " = 'READ-COMMITTED', time_zone = '+00:00'");
+        Jdbc.execute(c, initialSettings());
+    }
+
+    private String initialSettings() {
+        return "SET SESSION " + (mariadb ? "tx_isolation" : "transaction_isolation") + " = 'READ-COMMITTED',"
+                + " time_zone = '+00:00'";
     }
 
     @Override
@@ -119,10 +123,46 @@ final class MysqlDialect implements Dialect {
             c.setAutoCommit(true);
         }
         // One SET for both bounds: one round trip.
-        Jdbc.execute(c, "SET SESSION innodb_lock_wait_timeout = " + Math.max(1, (bounds.lockTimeoutMs() + 999) / 1000)
-                + (mariadb ? ", max_statement_time = " + bounds.statementTimeoutMs() / 1000.0
-                        : ", max_execution_time = " + bounds.statementTimeoutMs()));
+        Jdbc.execute(c, "SET SESSION " + bounds(bounds));
         c.setAutoCommit(false);
+    }
+
+    private String bounds(Bounds bounds) {
+        return "innodb_lock_wait_timeout = " + Math.max(1, (bounds.lockTimeoutMs() + 999) / 1000)
+                + (mariadb ? ", max_statement_time = " + bounds.statementTimeoutMs() / 1000.0
+                        : ", max_execution_time = " + bounds.statementTimeoutMs());
+    }
+
+    /**
+     * The connection's settings and the dry run's bounds in one SET, then the session read. The bounds are
+     * session settings, set on every plan: the catalog's questions before the statement run under them too.
+     */
+    @Override
+    public SessionSettings initSession(Connection c, Bounds bounds) throws SQLException {
+        Jdbc.execute(c, initialSettings() + ", " + bounds(bounds));
+        return session(c);
+    }
+
+    /**
+     * START TRANSACTION in auto-commit mode: Connector/J's setAutoCommit(false) and back send a
+     * {@code SET autocommit} each (measured with 26.10), one round trip more per plan. The bounds were set
+     * by {@link #initSession(Connection, Bounds)}.
+     */
+    @Override
+    public void beginDryRun(Connection c, Bounds bounds) throws SQLException {
+        if (!c.getAutoCommit()) {
+            c.setAutoCommit(true);
+        }
+        Jdbc.execute(c, "START TRANSACTION");
+    }
+
+    @Override
+    public void rollbackDryRun(Connection c) throws SQLException {
+        if (!c.getAutoCommit()) {
+            Dialect.super.rollbackDryRun(c);
+            return;
+        }
+        Jdbc.execute(c, "ROLLBACK");
     }
 
     @Override

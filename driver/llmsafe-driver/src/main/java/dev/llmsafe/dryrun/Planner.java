@@ -122,7 +122,7 @@ public final class Planner {
                 throw new RefusedException(Refusal.NESTING_REFUSED, "the dry run was handed a connection inside a"
                         + " transaction it does not own; it runs only in a transaction of its own. Try again.");
             }
-            SessionSettings own = dialect.initSession(c);
+            SessionSettings own = dialect.initSession(c, bounds);
             SessionSettings wanted = session == null ? own : session;
             boolean restore = !wanted.equals(own);
             try {
@@ -148,7 +148,7 @@ public final class Planner {
         DryRun run = new DryRun(c, targets);
         List<PlannedStatement> statements;
         try {
-            dialect.begin(c, bounds);
+            dialect.beginDryRun(c, bounds);
             statements = new ArrayList<>();
             for (int i = 0; i < proposals.size(); i++) {
                 statements.add(run.statement(proposals.get(i), targets.get(i)));
@@ -209,11 +209,7 @@ public final class Planner {
     }
 
     private void rollback(Connection c) throws SQLException {
-        try {
-            dialect.rollback(c);
-        } finally {
-            c.setAutoCommit(true);
-        }
+        dialect.rollbackDryRun(c);
     }
 
     /**
