@@ -213,9 +213,9 @@ public final class PlanStore implements PlanSink {
 
     /**
      * {@link #save} in a transaction opened and ended in SQL (MySQL, MariaDB), four round trips where
-     * there were six: the plan is written only when the store is at this llmsafe's version, read in the
-     * same INSERT, so the check cannot go stale (the version row is read under a shared lock until
-     * COMMIT, so a migrate waits), and its audit row is written in the same transaction. A connection
+     * there were six: the plan is written only when the store is at this llmsafe's version, read by the
+     * INSERT that writes it (as PostgreSQL's WITH reads it), not by a query before, and its audit row is
+     * written in the same transaction. A connection
      * whose transaction cannot be rolled back after a failure is discarded, never handed back open.
      */
     private void saveInSqlTransaction(Connection c, String begin, Plan plan, String id, String json, String checksum,
