@@ -103,6 +103,11 @@ final class MysqlDialect implements Dialect {
     }
 
     @Override
+    public void putBack(Connection c, SessionSettings current, SessionSettings own) throws SQLException {
+        session.putBack(c, current.values(), own);
+    }
+
+    @Override
     public void initConnection(Connection c) throws SQLException {
         // READ COMMITTED: the count, the before-image and the statement see the latest committed rows,
         // not a snapshot taken at the first read. A fixed offset: TIMESTAMP values are converted through the

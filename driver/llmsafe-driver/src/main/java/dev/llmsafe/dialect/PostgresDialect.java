@@ -90,6 +90,11 @@ final class PostgresDialect implements Dialect {
     }
 
     @Override
+    public void putBack(Connection c, SessionSettings current, SessionSettings own) throws SQLException {
+        session.putBack(c, current.values(), own);
+    }
+
+    @Override
     public void initConnection(Connection c) throws SQLException {
         pinSchema(c);
     }

@@ -90,6 +90,19 @@ abstract class SessionVariables {
         }
     }
 
+    /**
+     * Puts back {@code own} on a session known to hold {@code now}, nothing read: each setting that differs
+     * is set to the text the server itself showed for it, which a SET takes as it is or refuses (then the
+     * caller discards the connection).
+     */
+    final void putBack(Connection c, Map<String, String> now, SessionSettings own) throws SQLException {
+        for (Map.Entry<String, String> e : own.values().entrySet()) {
+            if (!Objects.equals(now.get(e.getKey()), e.getValue())) {
+                set(c, e.getKey(), e.getValue());
+            }
+        }
+    }
+
     private static RefusedException notRecorded() {
         return refused("the plan was stored in format llmsafe-plan/1, before the session settings that change what"
                 + " a statement means were recorded, so it cannot be run in the session it was planned in");

@@ -462,6 +462,36 @@ class PlannerCatalogTest {
     }
 
     /**
+     * D17 and issue 21: after a dry run in the application's session the engine's own settings are put
+     * back without reading the session first only when no trigger can have run. A MySQL/MariaDB trigger's
+     * SET outlasts the ROLLBACK (measured on MariaDB 10.11.19 and MySQL 8.0.31: time_zone stays '+05:00'),
+     * so with a trigger the session is read and everything the dry run changed is put back too: here
+     * div_precision_increment, which the application's session does not differ in.
+     */
+    @Test
+    void D17_aSessionSettingATriggerChangedInTheDryRunIsPutBackToo() throws SQLException {
+        Planning p = planning(Engine.MYSQL);
+        p.db.execute("CREATE TABLE d17t (id INT PRIMARY KEY, v INT)", "INSERT INTO d17t VALUES (1, 1)",
+                "CREATE TRIGGER d17t_zone BEFORE UPDATE ON d17t FOR EACH ROW SET @@session.div_precision_increment = 9");
+        Planner planner = p.planner(Policy.define(x -> x.table("d17t", t -> t.impact("x").autoColumns())));
+        dev.llmsafe.dialect.SessionSettings own;
+        try (java.sql.Connection c = p.pool.getConnection()) {
+            p.dialect.initConnection(c);
+            own = p.dialect.session(c);
+        }
+        assertThat(own.values().get("time_zone")).isEqualTo("+00:00");
+        Map<String, String> application = new java.util.LinkedHashMap<>(own.values());
+        application.put("time_zone", "+09:00");
+        Plan plan = planner.plan(List.of(p.proposal("UPDATE d17t SET v = 2 WHERE id = 1")), "assistant",
+                dev.llmsafe.dialect.SessionSettings.of(application));
+        assertThat(plan.rowCount()).isEqualTo(1);
+        // The pool hands this thread the connection it used last: the one the dry run ran on.
+        try (java.sql.Connection c = p.pool.getConnection()) {
+            assertThat(p.dialect.session(c).values()).isEqualTo(own.values());
+        }
+    }
+
+    /**
      * Issue 21: the catalog is asked on every plan, nothing kept from the last. A trigger and a foreign key
      * added between two plans of the same planner, on the same pooled connection, are seen by the second.
      */
