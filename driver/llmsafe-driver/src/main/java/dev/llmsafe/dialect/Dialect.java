@@ -68,6 +68,56 @@ public interface Dialect {
     void reproduce(Connection c, SessionSettings wanted) throws SQLException;
 
     /**
+     * {@link #reproduce} on a session whose settings were just read as {@code current}, with nothing run
+     * on it since: the read that would begin it is the one already made.
+     */
+    default void reproduce(Connection c, SessionSettings current, SessionSettings wanted) throws SQLException {
+        reproduce(c, wanted);
+    }
+
+    /**
+     * {@link #initConnection} and then {@link #session}, in as few round trips as the dialect can: what a
+     * dry run does first on every connection it takes. Both are done every time, nothing kept from the
+     * connection's last use, so a setting changed since (by a trigger, by the server) is seen.
+     */
+    /**
+     * Puts the engine's own settings back after a dry run on a session known to hold {@code current}:
+     * the application's, as {@link #reproduce} left and proved them, when nothing that ran since could
+     * change a setting (no trigger fired). The default reads the session first, as {@link #reproduce} does.
+     */
+    default void putBack(Connection c, SessionSettings current, SessionSettings own) throws SQLException {
+        reproduce(c, own);
+    }
+
+    default SessionSettings initSession(Connection c) throws SQLException {
+        initConnection(c);
+        return session(c);
+    }
+
+    /**
+     * {@link #initSession(Connection)} for a dry run bounded by {@code bounds}: a dialect whose bounds are
+     * session settings (MySQL, MariaDB) sets them in the same statement, and {@link #beginDryRun} then only
+     * opens the transaction.
+     */
+    default SessionSettings initSession(Connection c, Bounds bounds) throws SQLException {
+        return initSession(c);
+    }
+
+    /** D4, D6: opens the dry run's transaction, bounded, on a connection {@link #initSession(Connection, Bounds)} prepared. */
+    default void beginDryRun(Connection c, Bounds bounds) throws SQLException {
+        begin(c, bounds);
+    }
+
+    /** Rolls back what {@link #beginDryRun} opened and leaves the connection in auto-commit. */
+    default void rollbackDryRun(Connection c) throws SQLException {
+        try {
+            rollback(c);
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
+    /**
      * Rolls back the transaction of a dry run; the caller then returns the connection to auto-commit.
      * SQLite needs more than {@code rollback()} (see its implementation).
      */
@@ -292,6 +342,16 @@ public interface Dialect {
      */
     default boolean insertsInWith() {
         return false;
+    }
+
+    /**
+     * The statement that opens a transaction in auto-commit mode, where that costs fewer round trips than
+     * JDBC's {@code setAutoCommit(false)} and back (Connector/J sends {@code SET autocommit} each way, and
+     * then COMMIT: three, where START TRANSACTION and COMMIT are two); empty where the vendor driver's own
+     * way is as cheap. The transaction is ended with COMMIT or ROLLBACK in SQL.
+     */
+    default Optional<String> startTransaction() {
+        return Optional.empty();
     }
 
     /**

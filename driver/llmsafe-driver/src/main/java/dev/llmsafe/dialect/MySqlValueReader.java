@@ -70,7 +70,18 @@ final class MySqlValueReader implements ValueReader {
 
     @Override
     public RowReader rowReader(Connection session, ResultSetMetaData md) throws SQLException {
+        return rowReader(session, md, new MySqlCatalogTypes(session, mariadb));
+    }
+
+    @Override
+    public RowReader rowReader(Connection session, ResultSetMetaData md, TableInfo table) throws SQLException {
         MySqlCatalogTypes catalog = new MySqlCatalogTypes(session, mariadb);
+        catalog.know(table);
+        return rowReader(session, md, catalog);
+    }
+
+    private RowReader rowReader(Connection session, ResultSetMetaData md, MySqlCatalogTypes catalog)
+            throws SQLException {
         ZoneOffset sessionZone = null;
         for (int i = 1; i <= md.getColumnCount() && sessionZone == null; i++) {
             if (type(md, i).equals("TIMESTAMP")) {

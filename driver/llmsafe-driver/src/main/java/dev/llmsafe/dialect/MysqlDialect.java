@@ -98,13 +98,28 @@ final class MysqlDialect implements Dialect {
     }
 
     @Override
+    public void reproduce(Connection c, SessionSettings current, SessionSettings wanted) throws SQLException {
+        session.reproduce(c, current.values(), wanted);
+    }
+
+    @Override
+    public void putBack(Connection c, SessionSettings current, SessionSettings own) throws SQLException {
+        session.putBack(c, current.values(), own);
+    }
+
+    @Override
     public void initConnection(Connection c) throws SQLException {
         // READ COMMITTED: the count, the before-image and the statement see the latest committed rows,
-        // not a snapshot taken at the first read.
-        Jdbc.execute(c, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
-        // A fixed offset: TIMESTAMP values are converted through the session zone, and a zone with
-        // daylight saving time makes some of them ambiguous. Plan and apply both run in this one.
-        Jdbc.execute(c, "SET SESSION time_zone = '+00:00'");
+        // not a snapshot taken at the first read. A fixed offset: TIMESTAMP values are converted through the
+        // session zone, and a zone with daylight saving time makes some of them ambiguous. Plan and apply both
+        // run in this one. One SET, one round trip: MariaDB 10.11 names the isolation variable tx_isolation
+        // and has no transaction_isolation, MySQL 8.0 only transaction_isolation.
+        Jdbc.execute(c, initialSettings());
+    }
+
+    private String initialSettings() {
+        return "SET SESSION " + (mariadb ? "tx_isolation" : "transaction_isolation") + " = 'READ-COMMITTED',"
+                + " time_zone = '+00:00'";
     }
 
     @Override
@@ -113,10 +128,46 @@ final class MysqlDialect implements Dialect {
             c.setAutoCommit(true);
         }
         // One SET for both bounds: one round trip.
-        Jdbc.execute(c, "SET SESSION innodb_lock_wait_timeout = " + Math.max(1, (bounds.lockTimeoutMs() + 999) / 1000)
-                + (mariadb ? ", max_statement_time = " + bounds.statementTimeoutMs() / 1000.0
-                        : ", max_execution_time = " + bounds.statementTimeoutMs()));
+        Jdbc.execute(c, "SET SESSION " + bounds(bounds));
         c.setAutoCommit(false);
+    }
+
+    private String bounds(Bounds bounds) {
+        return "innodb_lock_wait_timeout = " + Math.max(1, (bounds.lockTimeoutMs() + 999) / 1000)
+                + (mariadb ? ", max_statement_time = " + bounds.statementTimeoutMs() / 1000.0
+                        : ", max_execution_time = " + bounds.statementTimeoutMs());
+    }
+
+    /**
+     * The connection's settings and the dry run's bounds in one SET, then the session read. The bounds are
+     * session settings, set on every plan: the catalog's questions before the statement run under them too.
+     */
+    @Override
+    public SessionSettings initSession(Connection c, Bounds bounds) throws SQLException {
+        Jdbc.execute(c, initialSettings() + ", " + bounds(bounds));
+        return session(c);
+    }
+
+    /**
+     * START TRANSACTION in auto-commit mode: Connector/J's setAutoCommit(false) and back send a
+     * {@code SET autocommit} each (measured with 26.10), one round trip more per plan. The bounds were set
+     * by {@link #initSession(Connection, Bounds)}.
+     */
+    @Override
+    public void beginDryRun(Connection c, Bounds bounds) throws SQLException {
+        if (!c.getAutoCommit()) {
+            c.setAutoCommit(true);
+        }
+        Jdbc.execute(c, "START TRANSACTION");
+    }
+
+    @Override
+    public void rollbackDryRun(Connection c) throws SQLException {
+        if (!c.getAutoCommit()) {
+            Dialect.super.rollbackDryRun(c);
+            return;
+        }
+        Jdbc.execute(c, "ROLLBACK");
     }
 
     @Override
@@ -143,43 +194,21 @@ final class MysqlDialect implements Dialect {
 
     @Override
     public Optional<TableInfo> table(Connection c, QualifiedName name) throws SQLException {
-        Optional<String[]> found = lookup(c, name);
-        if (found.isEmpty()) {
-            return Optional.empty();
+        MysqlCatalog.Answer answer;
+        try {
+            answer = MysqlCatalog.ask(c, name, mariadb, !mariadb);
+        } catch (SQLException e) {
+            if (mariadb || e.getErrorCode() != UNKNOWN_SYSTEM_VARIABLE) {
+                throw e;
+            }
+            // Before 8.0.16 MySQL has no partial_revokes, and wildcards in grants are wildcards.
+            answer = MysqlCatalog.ask(c, name, false, false);
         }
-        String[] row = found.get();
-        TableRef ref = new TableRef(row[0], row[1]);
-        TableInfo.Kind kind = row[2].equalsIgnoreCase("VIEW") ? TableInfo.Kind.VIEW : TableInfo.Kind.TABLE;
-        List<ColumnInfo> columns = Jdbc.query(c, "SELECT COLUMN_NAME, COLUMN_TYPE, DATA_TYPE, IS_NULLABLE, EXTRA,"
-                        + " COLUMN_COMMENT FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
-                        + " ORDER BY ORDINAL_POSITION",
-                rs -> {
-                    String extra = rs.getString(5).toLowerCase(Locale.ROOT);
-                    String comment = rs.getString(6);
-                    return new ColumnInfo(rs.getString(1), rs.getString(2), rs.getString(3),
-                            rs.getString(4).equals("YES"),
-                            extra.contains("generated") && !extra.contains("default_generated"),
-                            extra.contains("on update"), Optional.ofNullable(comment == null || comment.isEmpty()
-                                    ? null : comment));
-                }, ref.schema(), ref.name());
-        List<String> primaryKey = Jdbc.query(c, "SELECT COLUMN_NAME FROM information_schema.KEY_COLUMN_USAGE"
-                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND CONSTRAINT_NAME = 'PRIMARY' ORDER BY ORDINAL_POSITION",
-                rs -> rs.getString(1), ref.schema(), ref.name());
-        Map<String, TableInfo.Trigger> triggers = new LinkedHashMap<>();
-        for (String[] t : Jdbc.query(c, "SELECT TRIGGER_NAME, ACTION_TIMING, EVENT_MANIPULATION FROM"
-                        + " information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ?"
-                        + " AND EVENT_MANIPULATION IN ('UPDATE', 'DELETE')",
-                rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3)}, ref.schema(), ref.name())) {
-            triggers.put(t[0], new TableInfo.Trigger(t[0], t[1], List.of(t[2])));
-        }
-        List<TableInfo.ForeignKey> inbound = foreignKeys(Jdbc.query(c, FOREIGN_KEYS
-                + "k.REFERENCED_TABLE_SCHEMA = ? AND k.REFERENCED_TABLE_NAME = ?" + FK_ORDER, MysqlDialect::fkRow,
-                ref.schema(), ref.name()));
-        String engine = row[3];
-        return Optional.of(new TableInfo(ref, kind, engine, engine.equalsIgnoreCase("InnoDB"), columns, primaryKey,
-                new ArrayList<>(triggers.values()), inbound,
-                Optional.ofNullable(row[4] == null || row[4].isEmpty() ? null : row[4]), visibility(c, ref)));
+        return MysqlCatalog.table(answer, name, mariadb);
     }
+
+    /** ER_UNKNOWN_SYSTEM_VARIABLE. */
+    private static final int UNKNOWN_SYSTEM_VARIABLE = 1193;
 
     /** Foreign keys, one row per column, with their rules; a condition and {@link #FK_ORDER} follow. */
     private static final String FOREIGN_KEYS = "SELECT k.TABLE_SCHEMA, k.TABLE_NAME, k.CONSTRAINT_NAME, k.COLUMN_NAME,"
@@ -217,68 +246,9 @@ final class MysqlDialect implements Dialect {
         return out;
     }
 
-    /**
-     * What the credential's catalog shows, from its privileges (information_schema lists a
-     * non-administrator's own). Triggers are believed only with TRIGGER on the table, its database or
-     * globally, on both servers: MySQL shows a trigger only then, and so does MariaDB 11.4.5, while
-     * MariaDB 10.11.19 and 11.8.9 show it to a role with a write privilege on the table (SPEC.md F20): a
-     * patch-level difference that no version number predicts, so "no trigger" without TRIGGER is an answer
-     * that depends on the server. Measured on MariaDB 10.11 (F21): a foreign key onto the table is hidden
-     * without a privilege on the referencing table, and with only SELECT on the database its ON DELETE rule
-     * is still hidden, while REFERENCES or TRIGGER on the database shows both. A foreign key's
-     * columns only with REFERENCES or SELECT on the database (measured on MySQL 8.0.31: with TRIGGER alone
-     * the rule is listed and its columns are not). A database-level
-     * privilege may come from a grant on a pattern ({@code app%}), matched as the server matches it
-     * ({@link MysqlGrants}). Privileges that come through a role are not listed there and read as
-     * missing: a refusal, never a wrong "none".
-     */
-    private TableInfo.Visibility visibility(Connection c, TableRef ref) throws SQLException {
-        String grantee = Jdbc.string(c, "SELECT CONCAT('''', SUBSTRING_INDEX(CURRENT_USER(), '@', 1), '''@''',"
-                + " SUBSTRING_INDEX(CURRENT_USER(), '@', -1), '''')");
-        List<String[]> privileges = Jdbc.query(c,
-                "SELECT PRIVILEGE_TYPE, 'global' FROM information_schema.USER_PRIVILEGES WHERE GRANTEE = ?"
-                        + " UNION ALL SELECT PRIVILEGE_TYPE, 'table' FROM information_schema.TABLE_PRIVILEGES"
-                        + " WHERE GRANTEE = ? AND TABLE_SCHEMA = ? AND TABLE_NAME = ?",
-                rs -> new String[] {rs.getString(1), rs.getString(2)},
-                grantee, grantee, ref.schema(), ref.name());
-        List<String[]> databaseGrants = Jdbc.query(c, "SELECT TABLE_SCHEMA, PRIVILEGE_TYPE"
-                + " FROM information_schema.SCHEMA_PRIVILEGES WHERE GRANTEE = ?",
-                rs -> new String[] {rs.getString(1), rs.getString(2)}, grantee);
-        boolean lowerCaseNames = !"0".equals(Jdbc.string(c, "SELECT @@lower_case_table_names"));
-        for (String p : MysqlGrants.onDatabase(databaseGrants, ref.schema(), lowerCaseNames, !partialRevokes(c))) {
-            privileges.add(new String[] {p, "schema"});
-        }
-        boolean triggers = privileges.stream().anyMatch(p -> p[0].equalsIgnoreCase("TRIGGER"));
-        // The second privilege that shows foreign keys: TRIGGER on MariaDB; SELECT on MySQL, where TRIGGER shows
-        // the rule (REFERENTIAL_CONSTRAINTS) but not its columns (KEY_COLUMN_USAGE).
-        String alsoShowsKeys = mariadb ? "TRIGGER" : "SELECT";
-        boolean foreignKeys = privileges.stream().anyMatch(p -> !p[1].equals("table")
-                && (p[0].equalsIgnoreCase("REFERENCES") || p[0].equalsIgnoreCase(alsoShowsKeys)));
-        String user = grantee == null ? "<planning user>" : grantee;
-        Optional<String> hint = Optional.empty();
-        if (!mariadb && (!foreignKeys || !triggers)) {
-            hint = Optional.of("GRANT SELECT, TRIGGER ON `" + ref.schema() + "`.* TO " + user + ";");
-        } else if (!foreignKeys || !triggers) {
-            // REFERENCES reads and writes nothing; TRIGGER on the table alone shows its triggers (measured on 11.4.5).
-            hint = Optional.of(!triggers && !foreignKeys
-                    ? "GRANT REFERENCES, TRIGGER ON `" + ref.schema() + "`.* TO " + user + ";"
-                    : !foreignKeys ? "GRANT REFERENCES ON `" + ref.schema() + "`.* TO " + user + ";"
-                    : "GRANT TRIGGER ON " + quote(ref.schema()) + "." + quote(ref.name()) + " TO " + user + ";");
-        }
-        return new TableInfo.Visibility(triggers, foreignKeys, hint);
-    }
-
-    /** MySQL 8's partial_revokes reads {@code %} and {@code _} in grants literally; MariaDB has no such mode. */
-    private boolean partialRevokes(Connection c) {
-        if (mariadb) {
-            return false;
-        }
-        try {
-            return "1".equals(Jdbc.string(c, "SELECT @@GLOBAL.partial_revokes"));
-        } catch (SQLException e) {
-            // Before 8.0.16 there is no such variable, and wildcards are wildcards.
-            return false;
-        }
+    @Override
+    public Optional<String> startTransaction() {
+        return Optional.of("START TRANSACTION");
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -60,6 +61,49 @@ final class MysqlGrants {
             common.retainAll(s);
         }
         return Set.copyOf(common);
+    }
+
+    /**
+     * What the credential's catalog shows, from its privileges (information_schema lists a
+     * non-administrator's own). Triggers are believed only with TRIGGER on the table, its database or
+     * globally, on both servers: MySQL shows a trigger only then, and so does MariaDB 11.4.5, while
+     * MariaDB 10.11.19 and 11.8.9 show it to a role with a write privilege on the table (SPEC.md F20): a
+     * patch-level difference that no version number predicts, so "no trigger" without TRIGGER is an answer
+     * that depends on the server. Measured on MariaDB 10.11 (F21): a foreign key onto the table is hidden
+     * without a privilege on the referencing table, and with only SELECT on the database its ON DELETE rule
+     * is still hidden, while REFERENCES or TRIGGER on the database shows both. A foreign key's
+     * columns only with REFERENCES or SELECT on the database (measured on MySQL 8.0.31: with TRIGGER alone
+     * the rule is listed and its columns are not). A database-level
+     * privilege may come from a grant on a pattern ({@code app%}), matched as the server matches it
+     * ({@link MysqlGrants}). Privileges that come through a role are not listed there and read as
+     * missing: a refusal, never a wrong "none".
+     *
+     * @param grantee the credential as {@code 'user'@'host'}
+     * @param privileges pairs of PRIVILEGE_TYPE and where it was granted: global, schema or table
+     */
+    static TableInfo.Visibility visibility(TableRef ref, String grantee, List<String[]> privileges, boolean mariadb) {
+        boolean triggers = privileges.stream().anyMatch(p -> p[0].equalsIgnoreCase("TRIGGER"));
+        // The second privilege that shows foreign keys: TRIGGER on MariaDB; SELECT on MySQL, where TRIGGER shows
+        // the rule (REFERENTIAL_CONSTRAINTS) but not its columns (KEY_COLUMN_USAGE).
+        String alsoShowsKeys = mariadb ? "TRIGGER" : "SELECT";
+        boolean foreignKeys = privileges.stream().anyMatch(p -> !p[1].equals("table")
+                && (p[0].equalsIgnoreCase("REFERENCES") || p[0].equalsIgnoreCase(alsoShowsKeys)));
+        String user = grantee == null ? "<planning user>" : grantee;
+        Optional<String> hint = Optional.empty();
+        if (!mariadb && (!foreignKeys || !triggers)) {
+            hint = Optional.of("GRANT SELECT, TRIGGER ON " + quote(ref.schema()) + ".* TO " + user + ";");
+        } else if (!foreignKeys || !triggers) {
+            // REFERENCES reads and writes nothing; TRIGGER on the table alone shows its triggers (measured on 11.4.5).
+            hint = Optional.of(!triggers && !foreignKeys
+                    ? "GRANT REFERENCES, TRIGGER ON " + quote(ref.schema()) + ".* TO " + user + ";"
+                    : !foreignKeys ? "GRANT REFERENCES ON " + quote(ref.schema()) + ".* TO " + user + ";"
+                    : "GRANT TRIGGER ON " + quote(ref.schema()) + "." + quote(ref.name()) + " TO " + user + ";");
+        }
+        return new TableInfo.Visibility(triggers, foreignKeys, hint);
+    }
+
+    private static String quote(String identifier) {
+        return '`' + identifier.replace("`", "``") + '`';
     }
 
     /** Whether a pattern holds a wildcard the server reads as one. */

@@ -85,13 +85,33 @@ final class PostgresDialect implements Dialect {
     }
 
     @Override
+    public void reproduce(Connection c, SessionSettings current, SessionSettings wanted) throws SQLException {
+        session.reproduce(c, current.values(), wanted);
+    }
+
+    @Override
+    public void putBack(Connection c, SessionSettings current, SessionSettings own) throws SQLException {
+        session.putBack(c, current.values(), own);
+    }
+
+    @Override
     public void initConnection(Connection c) throws SQLException {
         pinSchema(c);
     }
 
     @Override
     public void pinSchema(Connection c) throws SQLException {
-        Jdbc.execute(c, "SET search_path TO " + (schema.quoted() ? quote(schema.text()) : schema.text()));
+        Jdbc.execute(c, "SET search_path TO " + searchPath());
+    }
+
+    private String searchPath() {
+        return schema.quoted() ? quote(schema.text()) : schema.text();
+    }
+
+    /** The schema pinned and the session read in one statement, one round trip where there were two. */
+    @Override
+    public SessionSettings initSession(Connection c) throws SQLException {
+        return SessionSettings.of(session.read(c, searchPath()));
     }
 
     @Override

@@ -26,17 +26,35 @@ final class PostgresSession extends SessionVariables {
 
     @Override
     Map<String, String> read(Connection c) throws SQLException {
+        return read(c, null);
+    }
+
+    /**
+     * The settings, after {@code search_path} is set to {@code searchPath} in the same statement when it is
+     * not null: {@code set_config(..., false)} is SET, and the settings are read after it (the select list
+     * is evaluated in order), so a connection is pinned and read in one round trip.
+     */
+    Map<String, String> read(Connection c, String searchPath) throws SQLException {
         StringBuilder sql = new StringBuilder("SELECT ");
+        if (searchPath != null) {
+            sql.append("set_config('search_path', ?, false), ");
+        }
         for (String n : NAMES) {
             sql.append("current_setting('").append(n).append("'), ");
         }
         sql.setLength(sql.length() - 2);
         Map<String, String> out = new LinkedHashMap<>();
-        try (PreparedStatement ps = c.prepareStatement(sql.toString()); ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            for (int i = 0; i < NAMES.size(); i++) {
-                String v = rs.getString(i + 1);
-                out.put(NAMES.get(i), v == null ? "" : v);
+        int first = searchPath == null ? 1 : 2;
+        try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+            if (searchPath != null) {
+                ps.setString(1, searchPath);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                for (int i = 0; i < NAMES.size(); i++) {
+                    String v = rs.getString(i + first);
+                    out.put(NAMES.get(i), v == null ? "" : v);
+                }
             }
         }
         return out;

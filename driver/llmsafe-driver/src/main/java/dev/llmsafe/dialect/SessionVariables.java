@@ -39,10 +39,16 @@ abstract class SessionVariables {
     /** Makes the session's settings {@code wanted}, or refuses; the caller restores or discards the connection. */
     final void reproduce(Connection c, SessionSettings wanted) throws SQLException {
         if (!wanted.recorded()) {
-            throw refused("the plan was stored in format llmsafe-plan/1, before the session settings that change what"
-                    + " a statement means were recorded, so it cannot be run in the session it was planned in");
+            throw notRecorded();
         }
-        Map<String, String> now = read(c);
+        reproduce(c, read(c), wanted);
+    }
+
+    /** {@link #reproduce(Connection, SessionSettings)} on a session just read as {@code now}. */
+    final void reproduce(Connection c, Map<String, String> now, SessionSettings wanted) throws SQLException {
+        if (!wanted.recorded()) {
+            throw notRecorded();
+        }
         boolean changed = false;
         if (!now.keySet().equals(wanted.values().keySet())) {
             throw refused("the plan records the session settings " + wanted.values().keySet() + ", and this database"
@@ -82,6 +88,24 @@ abstract class SessionVariables {
             throw refused("after setting them, the session shows " + differ + " where the application's showed "
                     + wanted.values());
         }
+    }
+
+    /**
+     * Puts back {@code own} on a session known to hold {@code now}, nothing read: each setting that differs
+     * is set to the text the server itself showed for it, which a SET takes as it is or refuses (then the
+     * caller discards the connection).
+     */
+    final void putBack(Connection c, Map<String, String> now, SessionSettings own) throws SQLException {
+        for (Map.Entry<String, String> e : own.values().entrySet()) {
+            if (!Objects.equals(now.get(e.getKey()), e.getValue())) {
+                set(c, e.getKey(), e.getValue());
+            }
+        }
+    }
+
+    private static RefusedException notRecorded() {
+        return refused("the plan was stored in format llmsafe-plan/1, before the session settings that change what"
+                + " a statement means were recorded, so it cannot be run in the session it was planned in");
     }
 
     static RefusedException refused(String why) {

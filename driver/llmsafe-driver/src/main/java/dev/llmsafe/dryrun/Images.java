@@ -40,6 +40,7 @@ public final class Images {
     private final List<String> key;
     private final int[] keyIndex;
     private final String selectList;
+    private final TableInfo info;
     private RowReader reader;
 
     public Images(Connection c, Dialect dialect, Watchdog watchdog, String from, TableInfo info) {
@@ -47,6 +48,7 @@ public final class Images {
         this.dialect = dialect;
         this.watchdog = watchdog;
         this.from = from;
+        this.info = info;
         this.columns = info.columns().stream().map(ColumnInfo::name).toList();
         this.key = info.primaryKey();
         this.keyIndex = key.stream().mapToInt(columns::indexOf).toArray();
@@ -153,7 +155,7 @@ public final class Images {
      */
     private RowReader reader(ResultSetMetaData md) throws SQLException {
         if (reader == null || !reader.columns().equals(labels(md))) {
-            reader = dialect.values().rowReader(c, md);
+            reader = dialect.values().rowReader(c, md, info);
         }
         return reader;
     }

@@ -122,34 +122,46 @@ public final class Planner {
                 throw new RefusedException(Refusal.NESTING_REFUSED, "the dry run was handed a connection inside a"
                         + " transaction it does not own; it runs only in a transaction of its own. Try again.");
             }
-            dialect.initConnection(c);
-            SessionSettings own = dialect.session(c);
+            SessionSettings own = dialect.initSession(c, bounds);
             SessionSettings wanted = session == null ? own : session;
             boolean restore = !wanted.equals(own);
+            Triggers triggers = new Triggers();
+            boolean reproduced = false;
             try {
                 if (restore) {
                     // Only a session that differs is made like the application's: one read fewer when they agree.
-                    dialect.reproduce(c, wanted);
+                    dialect.reproduce(c, own, wanted);
+                    reproduced = true;
                 }
-                return dryRun(c, proposals, proposer, wanted);
+                return dryRun(c, proposals, proposer, wanted, triggers);
             } finally {
                 if (restore) {
-                    restore(c, own);
+                    restore(c, own, reproduced && !triggers.mayHaveRun ? wanted : null);
                 }
             }
         }
     }
 
-    private Plan dryRun(Connection c, List<Proposal> proposals, String proposer, SessionSettings session)
-            throws SQLException {
+    /**
+     * Whether a trigger may have run on the dry-run connection: the only thing the engine lets run there
+     * that could change a session setting (SET inside a MySQL trigger outlasts the ROLLBACK; the statement
+     * itself cannot SET, and its stored functions are refused as querying routines, R1).
+     */
+    private static final class Triggers {
+        private boolean mayHaveRun;
+    }
+
+    private Plan dryRun(Connection c, List<Proposal> proposals, String proposer, SessionSettings session,
+            Triggers triggers) throws SQLException {
         List<Target> targets = new ArrayList<>();
         for (Proposal p : proposals) {
             targets.add(Target.check(c, dialect, policy, p.analysis()));
         }
+        triggers.mayHaveRun = targets.stream().anyMatch(t -> !t.info().triggers().isEmpty());
         DryRun run = new DryRun(c, targets);
         List<PlannedStatement> statements;
         try {
-            dialect.begin(c, bounds);
+            dialect.beginDryRun(c, bounds);
             statements = new ArrayList<>();
             for (int i = 0; i < proposals.size(); i++) {
                 statements.add(run.statement(proposals.get(i), targets.get(i)));
@@ -172,11 +184,20 @@ public final class Planner {
                 dialect.limitations(), warnings, session);
     }
 
-    /** Puts the pooled connection's own session settings back; one that cannot be is discarded. */
-    private void restore(Connection c, SessionSettings own) {
+    /**
+     * Puts the pooled connection's own session settings back; one that cannot be is discarded. With
+     * {@code known} (the settings the session is known to hold) nothing is read first, else the session is
+     * read, set and read again.
+     */
+    private void restore(Connection c, SessionSettings own, SessionSettings known) {
         try {
             if (!c.isClosed() && c.getAutoCommit()) {
-                dialect.reproduce(c, own);
+                if (known != null) {
+                    // The session is the application's, as reproduce proved it, and nothing since could change it.
+                    dialect.putBack(c, known, own);
+                } else {
+                    dialect.reproduce(c, own);
+                }
                 return;
             }
         } catch (SQLException | RuntimeException e) {
@@ -210,11 +231,7 @@ public final class Planner {
     }
 
     private void rollback(Connection c) throws SQLException {
-        try {
-            dialect.rollback(c);
-        } finally {
-            c.setAutoCommit(true);
-        }
+        dialect.rollbackDryRun(c);
     }
 
     /**

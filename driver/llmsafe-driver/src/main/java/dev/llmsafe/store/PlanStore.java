@@ -2,6 +2,7 @@ package dev.llmsafe.store;
 
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
+import dev.llmsafe.dialect.Connections;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.Dialects;
 import dev.llmsafe.plan.Plan;
@@ -20,6 +21,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Plans and their audit trail, in the database behind the store connection, on PostgreSQL, MySQL,
@@ -28,6 +31,8 @@ import javax.sql.DataSource;
  * Every operation on a store that does not exist says "run migrate" (T1). Thread-safe.
  */
 public final class PlanStore implements PlanSink {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PlanStore.class);
 
     /** The store version this llmsafe reads and writes; {@link #migrate()} brings a store to it. */
     public static final int VERSION = StoreSchema.CURRENT;
@@ -151,8 +156,13 @@ public final class PlanStore implements PlanSink {
         String detail = plan.rowCount() + " rows in " + plan.statements().size() + " statement"
                 + (plan.statements().size() == 1 ? "" : "s");
         try (Connection c = source.getConnection()) {
-            if (dialect(c).insertsInWith() && c.getAutoCommit()) {
+            Dialect d = dialect(c);
+            if (d.insertsInWith() && c.getAutoCommit()) {
                 saveInOneStatement(c, plan, id, json, checksum, detail);
+                return;
+            }
+            if (d.startTransaction().isPresent() && c.getAutoCommit()) {
+                saveInSqlTransaction(c, d.startTransaction().get(), plan, id, json, checksum, detail);
                 return;
             }
             ready(c);
@@ -198,6 +208,54 @@ public final class PlanStore implements PlanSink {
             ready(c);
             throw new SQLException("the plan store did not keep plan " + id + " although it is at version "
                     + StoreSchema.CURRENT + "; try again", "40001");
+        }
+    }
+
+    /**
+     * {@link #save} in a transaction opened and ended in SQL (MySQL, MariaDB), four round trips where
+     * there were six: the plan is written only when the store is at this llmsafe's version, read by the
+     * INSERT that writes it (as PostgreSQL's WITH reads it), not by a query before, and its audit row is
+     * written in the same transaction. A connection
+     * whose transaction cannot be rolled back after a failure is discarded, never handed back open.
+     */
+    private void saveInSqlTransaction(Connection c, String begin, Plan plan, String id, String json, String checksum,
+            String detail) throws SQLException {
+        execute(c, begin);
+        boolean ended = false;
+        try {
+            int written;
+            try {
+                written = update(c, "INSERT INTO " + StoreSchema.PLANS + " (id, created_at, proposer, status, plan_json,"
+                        + " checksum, seal) SELECT ?, ?, ?, ?, ?, ?, ? FROM " + StoreSchema.VERSION + " WHERE version = "
+                        + StoreSchema.CURRENT, id, plan.createdAt().toString(), plan.proposer(),
+                        PlanStatus.PROPOSED.label(), json, checksum, seals.planSeal(id, json));
+            } catch (SQLException e) {
+                if (missingTable(e)) {
+                    execute(c, "ROLLBACK");
+                    ended = true;
+                    ready(c);
+                }
+                throw e;
+            }
+            if (written != 1) {
+                execute(c, "ROLLBACK");
+                ended = true;
+                ready(c);
+                throw new SQLException("the plan store did not keep plan " + id + " although it is at version "
+                        + StoreSchema.CURRENT + "; try again", "40001");
+            }
+            insertAudit(c, plan.id(), plan.proposer(), AuditAction.PROPOSE, AuditOutcome.DONE, detail);
+            execute(c, "COMMIT");
+            ended = true;
+        } finally {
+            if (!ended) {
+                try {
+                    execute(c, "ROLLBACK");
+                } catch (SQLException e) {
+                    LOG.debug("rollback of a failed store write failed; discarding the connection", e);
+                    Connections.discard(source, c);
+                }
+            }
         }
     }
 

@@ -462,6 +462,64 @@ class PlannerCatalogTest {
     }
 
     /**
+     * D17 and issue 21: after a dry run in the application's session the engine's own settings are put
+     * back without reading the session first only when no trigger can have run. A MySQL/MariaDB trigger's
+     * SET outlasts the ROLLBACK (measured on MariaDB 10.11.19 and MySQL 8.0.31: time_zone stays '+05:00'),
+     * so with a trigger the session is read and everything the dry run changed is put back too: here
+     * div_precision_increment, which the application's session does not differ in.
+     */
+    @Test
+    void D17_aSessionSettingATriggerChangedInTheDryRunIsPutBackToo() throws SQLException {
+        Planning p = planning(Engine.MYSQL);
+        p.db.execute("CREATE TABLE d17t (id INT PRIMARY KEY, v INT)", "INSERT INTO d17t VALUES (1, 1)",
+                "CREATE TRIGGER d17t_zone BEFORE UPDATE ON d17t FOR EACH ROW SET @@session.div_precision_increment = 9");
+        Planner planner = p.planner(Policy.define(x -> x.table("d17t", t -> t.impact("x").autoColumns())));
+        dev.llmsafe.dialect.SessionSettings own;
+        try (java.sql.Connection c = p.pool.getConnection()) {
+            p.dialect.initConnection(c);
+            own = p.dialect.session(c);
+        }
+        assertThat(own.values().get("time_zone")).isEqualTo("+00:00");
+        Map<String, String> application = new java.util.LinkedHashMap<>(own.values());
+        application.put("time_zone", "+09:00");
+        Plan plan = planner.plan(List.of(p.proposal("UPDATE d17t SET v = 2 WHERE id = 1")), "assistant",
+                dev.llmsafe.dialect.SessionSettings.of(application));
+        assertThat(plan.rowCount()).isEqualTo(1);
+        // The pool hands this thread the connection it used last: the one the dry run ran on.
+        try (java.sql.Connection c = p.pool.getConnection()) {
+            assertThat(p.dialect.session(c).values()).isEqualTo(own.values());
+        }
+    }
+
+    /**
+     * Issue 21: the catalog is asked on every plan, nothing kept from the last. A trigger and a foreign key
+     * added between two plans of the same planner, on the same pooled connection, are seen by the second.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void D15_aTriggerAndAForeignKeyAddedBetweenTwoPlansAreSeenByTheSecond(Engine engine) throws SQLException {
+        Planning p = planning(engine);
+        p.db.execute("CREATE TABLE d15a (id INT PRIMARY KEY, v INT, note VARCHAR(20))", "INSERT INTO d15a VALUES (1, 1, 'a')");
+        Planner planner = p.planner(allow("d15a", "x"));
+        assertThat(p.plan(planner, "UPDATE d15a SET v = 2 WHERE id = 1").rowCount()).isEqualTo(1);
+        assertThat(p.plan(planner, "DELETE FROM d15a WHERE id = 1").rowCount()).isEqualTo(1);
+        switch (engine) {
+            case POSTGRES -> p.db.execute("CREATE FUNCTION d15a_touch() RETURNS trigger LANGUAGE plpgsql AS"
+                    + " $$ BEGIN NEW.note := 'touched'; RETURN NEW; END $$",
+                    "CREATE TRIGGER d15a_touch BEFORE UPDATE ON d15a FOR EACH ROW EXECUTE FUNCTION d15a_touch()");
+            case MYSQL -> p.db.execute("CREATE TRIGGER d15a_touch BEFORE UPDATE ON d15a FOR EACH ROW SET NEW.note = 'touched'");
+            case SQLITE -> p.db.execute("CREATE TRIGGER d15a_touch AFTER UPDATE OF v ON d15a BEGIN"
+                    + " UPDATE d15a SET note = 'touched' WHERE id = NEW.id; END");
+        }
+        assertRefused(() -> p.plan(planner, "UPDATE d15a SET v = 2 WHERE id = 1"), Refusal.AUTO_COLUMNS_UNKNOWN,
+                "the trigger d15a_touch on ");
+        p.db.execute("CREATE TABLE d15ac (id INT PRIMARY KEY, aid INT, FOREIGN KEY (aid) REFERENCES d15a (id) ON DELETE CASCADE)",
+                "INSERT INTO d15ac VALUES (10, 1)");
+        assertRefused(() -> p.plan(planner, "DELETE FROM d15a WHERE id = 1"), Refusal.CASCADE_SIDE_EFFECTS,
+                "d15ac (aid) is ON DELETE CASCADE");
+    }
+
+    /**
      * ON UPDATE / ON DELETE SET NULL writes the children as a cascade does, and MariaDB's measure does not
      * count it (SPEC.md F40): refused from the catalog; and a referenced key that a trigger changes, which
      * the catalog check before the statement cannot foresee, is refused from the after-image.
