@@ -142,12 +142,17 @@ final class Engine implements AutoCloseable {
         };
     }
 
-    /** The application's own data source as the dry-run pool (an {@link LlmSafeDataSource}); not closed here. */
-    static PlanPool borrowed(DataSource target) {
+    /**
+     * The application's own data source as the dry-run pool (an {@link LlmSafeDataSource}, an
+     * {@link LlmSafeGuard} without a planning connection), not closed here: its connections go back with
+     * the session settings they were lent with ({@link BorrowedConnections}).
+     */
+    static PlanPool borrowed(DataSource target, Dialect dialect) {
+        DataSource lending = new BorrowedConnections(target, dialect.sessionReset());
         return new PlanPool() {
             @Override
             public DataSource dataSource() {
-                return target;
+                return lending;
             }
 
             @Override

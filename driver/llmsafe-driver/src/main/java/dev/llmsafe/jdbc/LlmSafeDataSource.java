@@ -1,5 +1,6 @@
 package dev.llmsafe.jdbc;
 
+import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.policy.Policy;
 import java.io.PrintWriter;
@@ -127,7 +128,8 @@ public final class LlmSafeDataSource implements DataSource, AutoCloseable {
 
     private synchronized Engine engine(Connection first) throws SQLException {
         if (engine == null) {
-            engine = new Engine(config, policy, Engine.dialect(first, config), Engine.borrowed(target), sinks);
+            Dialect dialect = Engine.dialect(first, config);
+            engine = new Engine(config, policy, dialect, Engine.borrowed(target, dialect), sinks);
             engine.listener(listener);
         }
         return engine;

@@ -1,5 +1,6 @@
 package dev.llmsafe.jdbc;
 
+import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.policy.LlmSafeConfig;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -75,8 +76,9 @@ public final class LlmSafeGuard implements AutoCloseable {
         }
         if (engine == null) {
             Optional<LlmSafeConfig> c = Optional.of(config);
-            engine = new Engine(c, config.policy(), Engine.dialect(first, c), config.planningConnection()
-                    .map(Engine::pool).orElseGet(() -> Engine.borrowed(lender)), PlanSinkFactory.DEFAULT);
+            Dialect dialect = Engine.dialect(first, c);
+            engine = new Engine(c, config.policy(), dialect, config.planningConnection()
+                    .map(Engine::pool).orElseGet(() -> Engine.borrowed(lender, dialect)), PlanSinkFactory.DEFAULT);
         }
         return engine;
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.llmsafe.Refusal;
+import dev.llmsafe.dialect.SessionReset;
 import dev.llmsafe.policy.ConnectionSettings;
 import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.policy.Policy;
@@ -77,6 +78,44 @@ class LlmSafeDataSourceTest {
                     try (Statement s = c.createStatement()) {
                         assertThat(s.executeUpdate("UPDATE orders SET status = 'packed' WHERE id = 1")).isEqualTo(1);
                     }
+                }
+            }
+        }
+    }
+
+    /**
+     * The dry run borrows its connection from the application's pool: what it sets there for itself
+     * (isolation, time zone, bounds, search path) must not outlast the plan. Every connection of the pool
+     * has, afterwards, exactly the session settings it had before.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void R8_D17_theDryRunLeavesTheApplicationsPooledConnectionsWithTheirOwnSettings(Engine engine) throws SQLException {
+        ScratchDatabase db = database(engine);
+        Guarded.MemorySink sink = new Guarded.MemorySink();
+        try (HikariDataSource pool = applicationPool(db);
+                LlmSafeDataSource ds = new LlmSafeDataSource(pool, Optional.empty(), POLICY, (c, p, d) -> sink)) {
+            SessionReset reset;
+            java.util.Map<Connection, SessionReset.Snapshot> before = new java.util.HashMap<>();
+            try (Connection a = pool.getConnection(); Connection b = pool.getConnection()) {
+                reset = dev.llmsafe.dialect.Dialects.of(a, null).sessionReset();
+                for (Connection c : List.of(a, b)) {
+                    before.put(c.unwrap(Connection.class), reset.take(c));
+                }
+            }
+            for (int i = 0; i < 2; i++) {
+                try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                    assertThatThrownBy(() -> s.executeUpdate("UPDATE orders SET status = 'shipped' WHERE id = 2"))
+                            .isInstanceOf(PlanPendingException.class);
+                }
+            }
+            assertThat(sink.plans).hasSize(2);
+            try (Connection a = pool.getConnection(); Connection b = pool.getConnection()) {
+                for (Connection c : List.of(a, b)) {
+                    SessionReset.Snapshot was = before.get(c.unwrap(Connection.class));
+                    assertThat(was).as("the pool lends the same two connections").isNotNull();
+                    assertThat(reset.take(c).values()).as(engine + ": a pooled connection after two plans")
+                            .isEqualTo(was.values());
                 }
             }
         }

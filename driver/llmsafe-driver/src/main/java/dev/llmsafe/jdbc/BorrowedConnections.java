@@ -1,0 +1,134 @@
+package dev.llmsafe.jdbc;
+
+import dev.llmsafe.dialect.Connections;
+import dev.llmsafe.dialect.SessionReset;
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.List;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The application's data source lent to the dry run and the store ({@link LlmSafeDataSource}, and
+ * {@link LlmSafeGuard} without a planning connection): every connection goes back to the application's pool
+ * with the session settings it was lent with (R8). The dry run sets its own on the connection it takes
+ * (isolation and time zone, its bounds, PostgreSQL's search path, SQLite's foreign keys and busy timeout), and
+ * a trigger of the statement may set more (a MySQL trigger's SET outlasts the rollback); none of it may reach
+ * the application's next use of that connection. What cannot be put back takes the connection out of the
+ * pool. The cost, a snapshot when lent and a read when given back, is this mode's only: the engine's own
+ * pools (the driver's, a configured planning connection) are never the application's.
+ */
+final class BorrowedConnections implements DataSource {
+
+    private static final org.slf4j.Logger LOG = LoggerFactory.getLogger(BorrowedConnections.class);
+
+    private final DataSource target;
+    private final SessionReset reset;
+
+    BorrowedConnections(DataSource target, SessionReset reset) {
+        this.target = target;
+        this.reset = reset;
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+        Connection c = target.getConnection();
+        SessionReset.Snapshot lent;
+        try {
+            lent = reset.take(c);
+        } catch (SQLException | RuntimeException e) {
+            Connections.discard(target, c);
+            throw e;
+        }
+        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                (proxy, m, args) -> switch (m.getName()) {
+                    case "close" -> giveBack(c, lent);
+                    case "abort" -> discard(c); // a connection in an unknown state (Connections.discard)
+                    case "equals" -> proxy == args[0];
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    case "toString" -> "borrowed " + c;
+                    default -> call(m, c, args);
+                });
+    }
+
+    /** Puts back what the dry run changed, then returns the connection; a setting that will not go back discards it. */
+    private Object giveBack(Connection c, SessionReset.Snapshot lent) throws SQLException {
+        if (c.isClosed()) {
+            return null;
+        }
+        try {
+            List<String> changed = reset.restore(c, lent);
+            if (!changed.isEmpty()) {
+                LOG.debug("put back on the application's connection: {}", changed);
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("a connection of the application's pool could not be given its session settings back; it is"
+                    + " taken out of the pool", e);
+            Connections.discard(target, c);
+        }
+        c.close();
+        return null;
+    }
+
+    private Object discard(Connection c) {
+        Connections.discard(target, c);
+        return null;
+    }
+
+    private static Object call(Method m, Connection c, Object[] args) throws Throwable {
+        try {
+            return m.invoke(c, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    @Override
+    public Connection getConnection(String user, String password) throws SQLException {
+        throw new SQLFeatureNotSupportedException("the dry run borrows the application's connections as they are lent");
+    }
+
+    @Override
+    public PrintWriter getLogWriter() throws SQLException {
+        return target.getLogWriter();
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) throws SQLException {
+        target.setLogWriter(out);
+    }
+
+    @Override
+    public void setLoginTimeout(int seconds) throws SQLException {
+        target.setLoginTimeout(seconds);
+    }
+
+    @Override
+    public int getLoginTimeout() throws SQLException {
+        return target.getLoginTimeout();
+    }
+
+    @Override
+    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+        return target.getParentLogger();
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> iface) throws SQLException {
+        if (iface.isInstance(this)) {
+            return iface.cast(this);
+        }
+        throw new SQLException("the dry run's borrowed connections unwrap to nothing else");
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> iface) {
+        return iface.isInstance(this);
+    }
+}
