@@ -76,11 +76,6 @@ public interface Dialect {
     }
 
     /**
-     * {@link #initConnection} and then {@link #session}, in as few round trips as the dialect can: what a
-     * dry run does first on every connection it takes. Both are done every time, nothing kept from the
-     * connection's last use, so a setting changed since (by a trigger, by the server) is seen.
-     */
-    /**
      * Puts the engine's own settings back after a dry run on a session known to hold {@code current}:
      * the application's, as {@link #reproduce} left and proved them, when nothing that ran since could
      * change a setting (no trigger fired). The default reads the session first, as {@link #reproduce} does.
@@ -89,6 +84,11 @@ public interface Dialect {
         reproduce(c, own);
     }
 
+    /**
+     * {@link #initConnection} and then {@link #session}, in as few round trips as the dialect can: what a
+     * dry run does first on every connection it takes. Both are done every time, nothing kept from the
+     * connection's last use, so a setting changed since (by a trigger, by the server) is seen.
+     */
     default SessionSettings initSession(Connection c) throws SQLException {
         initConnection(c);
         return session(c);
