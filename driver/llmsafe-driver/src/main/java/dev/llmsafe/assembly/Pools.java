@@ -28,8 +28,12 @@ public final class Pools {
     /** Connections of the driver's own pools: the dry run and the store are short and rare. */
     public static final int ENGINE_SIZE = 2;
 
-    /** Connections of a deployment's pools: a command or a server of the operator's. */
-    public static final int DEPLOYMENT_SIZE = 3;
+    /**
+     * Connections of a deployment's pools: a command or a server of the operator's. A plan through the
+     * operator's tools can hold three at once on one pool (the guarded connection, the dry run, the store's
+     * write when the store shares the database), and the MCP server keeps one more for its reads.
+     */
+    public static final int DEPLOYMENT_SIZE = 4;
 
     private static final AtomicInteger NUMBER = new AtomicInteger();
 
