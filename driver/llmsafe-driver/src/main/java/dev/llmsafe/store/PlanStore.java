@@ -207,8 +207,7 @@ public final class PlanStore implements PlanSink {
      */
     public StoredPlan load(UUID id) throws SQLException {
         try (Connection c = source.getConnection()) {
-            ready(c);
-            StoredPlan sp = read(c, id);
+            StoredPlan sp = read(c, id); // asks the store's version in the same query
             if ((sp.status() == PlanStatus.PROPOSED || sp.status() == PlanStatus.APPROVED)
                     && sp.plan().createdAt().plus(expiry).isBefore(clock.instant())) {
                 String why = "older than " + expiry.toHours() + " hours";
@@ -307,21 +306,36 @@ public final class PlanStore implements PlanSink {
         }
     }
 
+    /**
+     * The plan's row, with the store's version asked in the same query: a row read from a store at
+     * another version than this llmsafe's, a missing table or no row at all is answered by {@link #ready}
+     * first (missing, older, newer), as a separate question before every read had done.
+     */
     private StoredPlan readRow(Connection c, UUID id) throws SQLException {
         String[] row;
         try (PreparedStatement ps = c.prepareStatement("SELECT status, plan_json, checksum, seal, approved_by, approved_at,"
-                + " approval_seal, outcome, proposer FROM " + StoreSchema.PLANS + " WHERE id = ?")) {
+                + " approval_seal, outcome, proposer, (SELECT MAX(version) FROM " + StoreSchema.VERSION + ") FROM "
+                + StoreSchema.PLANS + " WHERE id = ?")) {
             ps.setString(1, id.toString());
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
+                    ready(c);
                     throw new RefusedException(Refusal.PLAN_NOT_FOUND, "there is no plan " + id + " in the store."
                             + " Check the id; `llmsafe list` shows the plans.");
+                }
+                if (rs.getInt(10) != StoreSchema.CURRENT) {
+                    ready(c); // refuses: missing, older or newer
                 }
                 row = new String[9];
                 for (int i = 0; i < 9; i++) {
                     row[i] = rs.getString(i + 1);
                 }
             }
+        } catch (SQLException e) {
+            if (!(e instanceof RefusedException) && missingTable(e)) {
+                ready(c);
+            }
+            throw e;
         }
         String json = row[1];
         if (!Seals.checksum(json).equals(row[2])) {
