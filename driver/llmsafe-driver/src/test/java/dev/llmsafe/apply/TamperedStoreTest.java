@@ -85,6 +85,12 @@ class TamperedStoreTest {
             // the row is there to read.
             w.db.execute("UPDATE llmsafe_schema_version SET version = 2");
             refused(() -> store.load(plan.id()), Refusal.STORE_MISSING, "newer than this llmsafe");
+            refused(() -> store.markApproved(plan.id(), "alice"), Refusal.STORE_MISSING, "newer than this llmsafe");
+            refused(() -> store.markApplying(plan.id(), "deploy"), Refusal.STORE_MISSING, "newer than this llmsafe");
+            int auditRows = w.db.snapshot("llmsafe_audit").size();
+            refused(() -> store.audit(plan.id(), "deploy", dev.llmsafe.store.AuditAction.APPLY,
+                    dev.llmsafe.store.AuditOutcome.ATTEMPTING, ""), Refusal.STORE_MISSING, "newer than this llmsafe");
+            assertThat(w.db.snapshot("llmsafe_audit")).hasSize(auditRows);
             w.db.execute("UPDATE llmsafe_schema_version SET version = 0");
             refused(() -> store.load(plan.id()), Refusal.STORE_MISSING, "Run `llmsafe migrate` to upgrade it.");
             w.db.execute("UPDATE llmsafe_schema_version SET version = 1");
