@@ -4,6 +4,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,11 +20,26 @@ import picocli.CommandLine.Command;
  * error, a server that is down), printed as one line, with the stack trace under {@code --debug}.
  */
 @Command(name = "llmsafe", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        description = "Guarded reads and approved writes for a database a language model can reach.",
-        subcommands = {InitCommand.class, MigrateCommand.class, CheckCommand.class, PlanCommand.class,
-                ReadCommand.class, ExplainCommand.class, SchemaCommand.class, McpCommand.class, ListCommand.class, ShowCommand.class, ApproveCommand.class, ApplyCommand.class,
-                RejectCommand.class, ServeCommand.class, HashPasswordCommand.class, CommandLine.HelpCommand.class})
+        description = "Guarded reads and approved writes for a database a language model can reach.")
 public final class Main implements Runnable {
+
+    /**
+     * The commands, in the order help lists them. Only the one named on the command line is built (picocli
+     * reads each command's annotations by reflection when it is added, a third of the start-up of a
+     * command that does little); all are when none is named exactly (help, a suggestion for a typo).
+     */
+    private static final Map<String, Class<?>> COMMANDS = commands(InitCommand.class, MigrateCommand.class,
+            CheckCommand.class, PlanCommand.class, ReadCommand.class, ExplainCommand.class, SchemaCommand.class,
+            McpCommand.class, ListCommand.class, ShowCommand.class, ApproveCommand.class, ApplyCommand.class,
+            RejectCommand.class, ServeCommand.class, HashPasswordCommand.class);
+
+    private static Map<String, Class<?>> commands(Class<?>... classes) {
+        Map<String, Class<?>> byName = new LinkedHashMap<>();
+        for (Class<?> c : classes) {
+            byName.put(c.getAnnotation(Command.class).name(), c);
+        }
+        return byName;
+    }
 
     /** Done. */
     public static final int OK = 0;
@@ -78,6 +96,14 @@ public final class Main implements Runnable {
     /** Runs the command line with the given streams and returns its exit status. */
     public static int run(Main main, PrintWriter out, PrintWriter err, String... args) {
         CommandLine cl = new CommandLine(main);
+        String named = Arrays.stream(args).filter(a -> !a.startsWith("-")).findFirst().orElse("");
+        if (COMMANDS.containsKey(named)) {
+            cl.addSubcommand(named, COMMANDS.get(named));
+        } else {
+            // Help lists every command, and a mistyped one is answered with the nearest names.
+            COMMANDS.forEach(cl::addSubcommand);
+            cl.addSubcommand("help", new CommandLine.HelpCommand());
+        }
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler(new Failures());

@@ -25,11 +25,32 @@ import javax.sql.DataSource;
  */
 public final class Pools {
 
-    /** Connections of the driver's own pools: the dry run and the store are short and rare. */
-    public static final int ENGINE_SIZE = 2;
+    /**
+     * Connections of the driver's own pools (the dry run's, the store's): as many dry runs run at once as
+     * the pool has connections, so it is sized for concurrent planners (two had capped them at two). The
+     * pools are empty when idle, so an application that plans rarely holds none.
+     */
+    public static final int ENGINE_SIZE = 8;
 
-    /** Connections of a deployment's pools: a command or a server of the operator's. */
-    public static final int DEPLOYMENT_SIZE = 3;
+    /**
+     * The size of one of the driver's own pools on a database: {@link #ENGINE_SIZE}, but one on SQLite,
+     * which lets one writer in at a time. There, more connections only race for the file's lock, and
+     * SQLite's busy handler lets a waiting dry run in out of turn or not before its lock bound (measured:
+     * with eight planners on eight connections, plans were refused LOCK_TIMEOUT); with one, planners
+     * queue in the pool, in turn.
+     *
+     * @param url the JDBC URL the pool connects to
+     */
+    public static int engineSize(String url) {
+        return url.regionMatches(true, 0, "jdbc:sqlite:", 0, 12) ? 1 : ENGINE_SIZE;
+    }
+
+    /**
+     * Connections of a deployment's pools: a command or a server of the operator's. A plan through the
+     * operator's tools can hold three at once on one pool (the guarded connection, the dry run, the store's
+     * write when the store shares the database), and the MCP server keeps one more for its reads.
+     */
+    public static final int DEPLOYMENT_SIZE = 4;
 
     private static final AtomicInteger NUMBER = new AtomicInteger();
 

@@ -104,7 +104,7 @@ final class Engine implements AutoCloseable {
             public synchronized DataSource dataSource() throws SQLException {
                 if (pool == null) {
                     pool = Pools.open("plan", RealDrivers.dataSource(driver, url, properties),
-                            Pools.sqliteReadOnly(url, properties), Pools.ENGINE_SIZE, Pools.Start.ON_FIRST_USE);
+                            Pools.sqliteReadOnly(url, properties), Pools.engineSize(url), Pools.Start.ON_FIRST_USE);
                 }
                 return pool;
             }
@@ -127,7 +127,7 @@ final class Engine implements AutoCloseable {
             @Override
             public synchronized DataSource dataSource() throws SQLException {
                 if (pool == null) {
-                    pool = Pools.open("plan", settings, Pools.ENGINE_SIZE, Pools.Start.ON_FIRST_USE);
+                    pool = Pools.open("plan", settings, Pools.engineSize(settings.url()), Pools.Start.ON_FIRST_USE);
                 }
                 return pool;
             }

@@ -38,7 +38,8 @@ final class StoreSink implements PlanSink, AutoCloseable {
     static StoreSink open(Optional<LlmSafeConfig> config, DataSource planPool) throws SQLException {
         Optional<ConnectionSettings> own = config.flatMap(LlmSafeConfig::storeConnection);
         HikariDataSource pool = own.isEmpty() ? null
-                : Pools.open("store", own.get(), Pools.ENGINE_SIZE, Pools.Start.ON_FIRST_USE);
+                : Pools.open("store", own.get(), Pools.engineSize(own.get().url()),
+                        Pools.Start.ON_FIRST_USE);
         DataSource source = pool != null ? pool : planPool;
         return new StoreSink(Assembly.store(source, config, Clock.systemUTC()), source, pool,
                 config.map(LlmSafeConfig::source).filter(StoreSink::isFile));

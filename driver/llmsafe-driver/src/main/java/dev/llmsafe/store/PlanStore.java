@@ -34,6 +34,13 @@ public final class PlanStore implements PlanSink {
 
     private static final Logger LOG = LoggerFactory.getLogger(PlanStore.class);
 
+    /**
+     * The store's version as a value of the statement that reads or moves a plan, so that the version is
+     * checked without a round trip of its own; {@link #ready} words what another version means.
+     */
+    private static final String VERSION_NOW = "(SELECT MAX(version) FROM " + StoreSchema.VERSION + ")";
+
+
     /** The store version this llmsafe reads and writes; {@link #migrate()} brings a store to it. */
     public static final int VERSION = StoreSchema.CURRENT;
 
@@ -265,8 +272,7 @@ public final class PlanStore implements PlanSink {
      */
     public StoredPlan load(UUID id) throws SQLException {
         try (Connection c = source.getConnection()) {
-            ready(c);
-            StoredPlan sp = read(c, id);
+            StoredPlan sp = read(c, id); // asks the store's version in the same query
             if ((sp.status() == PlanStatus.PROPOSED || sp.status() == PlanStatus.APPROVED)
                     && sp.plan().createdAt().plus(expiry).isBefore(clock.instant())) {
                 String why = "older than " + expiry.toHours() + " hours";
@@ -365,21 +371,36 @@ public final class PlanStore implements PlanSink {
         }
     }
 
+    /**
+     * The plan's row, with the store's version asked in the same query: a row read from a store at
+     * another version than this llmsafe's, a missing table or no row at all is answered by {@link #ready}
+     * first (missing, older, newer), as a separate question before every read had done.
+     */
     private StoredPlan readRow(Connection c, UUID id) throws SQLException {
         String[] row;
         try (PreparedStatement ps = c.prepareStatement("SELECT status, plan_json, checksum, seal, approved_by, approved_at,"
-                + " approval_seal, outcome, proposer FROM " + StoreSchema.PLANS + " WHERE id = ?")) {
+                + " approval_seal, outcome, proposer, " + VERSION_NOW + " FROM "
+                + StoreSchema.PLANS + " WHERE id = ?")) {
             ps.setString(1, id.toString());
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
+                    ready(c);
                     throw new RefusedException(Refusal.PLAN_NOT_FOUND, "there is no plan " + id + " in the store."
                             + " Check the id; `llmsafe list` shows the plans.");
+                }
+                if (rs.getInt(10) != StoreSchema.CURRENT) {
+                    ready(c); // refuses: missing, older or newer
                 }
                 row = new String[9];
                 for (int i = 0; i < 9; i++) {
                     row[i] = rs.getString(i + 1);
                 }
             }
+        } catch (SQLException e) {
+            if (!(e instanceof RefusedException) && missingTable(e)) {
+                ready(c);
+            }
+            throw e;
         }
         String json = row[1];
         if (!Seals.checksum(json).equals(row[2])) {
@@ -447,17 +468,23 @@ public final class PlanStore implements PlanSink {
     /** PROPOSED to APPROVED, recording and sealing who and when; false when another move came first. */
     public boolean markApproved(UUID id, String actor) throws SQLException {
         try (Connection c = source.getConnection()) {
-            ready(c);
             String at = clock.instant().toString();
             String checksum;
-            try (PreparedStatement ps = c.prepareStatement("SELECT checksum FROM " + StoreSchema.PLANS + " WHERE id = ?")) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT checksum, " + VERSION_NOW + " FROM " + StoreSchema.PLANS
+                    + " WHERE id = ?")) {
                 ps.setString(1, id.toString());
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) {
+                        ready(c);
                         return false;
+                    }
+                    if (rs.getInt(2) != StoreSchema.CURRENT) {
+                        ready(c); // refuses: missing, older or newer
                     }
                     checksum = rs.getString(1);
                 }
+            } catch (SQLException e) {
+                throw whyMissing(c, e);
             }
             return update(c, "UPDATE " + StoreSchema.PLANS + " SET status = ?, approved_by = ?, approved_at = ?,"
                     + " approval_seal = ? WHERE id = ? AND status = ?", PlanStatus.APPROVED.label(), actor, at,
@@ -468,9 +495,18 @@ public final class PlanStore implements PlanSink {
     /** APPROVED to APPLYING: the one step two appliers race for; false for the loser (A8). */
     public boolean markApplying(UUID id, String actor) throws SQLException {
         try (Connection c = source.getConnection()) {
-            ready(c);
-            return update(c, "UPDATE " + StoreSchema.PLANS + " SET status = ?, applied_by = ? WHERE id = ? AND status = ?",
-                    PlanStatus.APPLYING.label(), actor, id.toString(), PlanStatus.APPROVED.label()) == 1;
+            int moved;
+            try {
+                moved = update(c, "UPDATE " + StoreSchema.PLANS + " SET status = ?, applied_by = ? WHERE id = ? AND status = ?"
+                        + " AND " + VERSION_NOW + " = " + StoreSchema.CURRENT, PlanStatus.APPLYING.label(), actor,
+                        id.toString(), PlanStatus.APPROVED.label());
+            } catch (SQLException e) {
+                throw whyMissing(c, e);
+            }
+            if (moved != 1) {
+                ready(c); // a store at another version moves nothing: refused as such, not as a lost race
+            }
+            return moved == 1;
         }
     }
 
@@ -506,9 +542,27 @@ public final class PlanStore implements PlanSink {
     public void audit(UUID id, String actor, AuditAction action, AuditOutcome outcome, String detail)
             throws SQLException {
         try (Connection c = source.getConnection()) {
-            ready(c);
-            insertAudit(c, id, actor, action, outcome, detail);
+            int written;
+            try {
+                written = update(c, "INSERT INTO " + StoreSchema.AUDIT + " (plan_id, at, actor, action, outcome, detail)"
+                        + " SELECT ?, ?, ?, ?, ?, ? FROM " + StoreSchema.VERSION + " WHERE version = " + StoreSchema.CURRENT,
+                        id.toString(), clock.instant().toString(), actor, action.label(), outcome.label(), detail);
+            } catch (SQLException e) {
+                throw whyMissing(c, e);
+            }
+            if (written != 1) {
+                ready(c); // refuses: missing, older or newer
+                insertAudit(c, id, actor, action, outcome, detail); // migrated meanwhile: written as before
+            }
         }
+    }
+
+    /** A statement failed: a missing table is said as a missing store (T1), anything else as it is. */
+    private SQLException whyMissing(Connection c, SQLException e) throws SQLException {
+        if (!(e instanceof RefusedException) && missingTable(e)) {
+            ready(c);
+        }
+        return e;
     }
 
     private void insertAudit(Connection c, UUID id, String actor, AuditAction action, AuditOutcome outcome,

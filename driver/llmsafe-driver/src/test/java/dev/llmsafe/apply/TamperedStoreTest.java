@@ -87,6 +87,20 @@ class TamperedStoreTest {
             assertThat(store.load(plan.id()).status()).isEqualTo(PlanStatus.PROPOSED);
             assertThat(store.list(Optional.of(PlanStatus.PROPOSED)).plans()).hasSize(1);
             refused(() -> store.load(UUID.randomUUID()), Refusal.PLAN_NOT_FOUND, "`llmsafe list` shows the plans");
+            // The version is asked in the plan's own query: a store at another version is refused even where
+            // the row is there to read.
+            w.db.execute("UPDATE llmsafe_schema_version SET version = 2");
+            refused(() -> store.load(plan.id()), Refusal.STORE_MISSING, "newer than this llmsafe");
+            refused(() -> store.markApproved(plan.id(), "alice"), Refusal.STORE_MISSING, "newer than this llmsafe");
+            refused(() -> store.markApplying(plan.id(), "deploy"), Refusal.STORE_MISSING, "newer than this llmsafe");
+            int auditRows = w.db.snapshot("llmsafe_audit").size();
+            refused(() -> store.audit(plan.id(), "deploy", dev.llmsafe.store.AuditAction.APPLY,
+                    dev.llmsafe.store.AuditOutcome.ATTEMPTING, ""), Refusal.STORE_MISSING, "newer than this llmsafe");
+            assertThat(w.db.snapshot("llmsafe_audit")).hasSize(auditRows);
+            w.db.execute("UPDATE llmsafe_schema_version SET version = 0");
+            refused(() -> store.load(plan.id()), Refusal.STORE_MISSING, "Run `llmsafe migrate` to upgrade it.");
+            w.db.execute("UPDATE llmsafe_schema_version SET version = 1");
+            assertThat(store.load(plan.id()).status()).isEqualTo(PlanStatus.PROPOSED);
         }
     }
 

@@ -18,9 +18,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * the client sends that the server then answers (pipelined messages sent together count once, as they
  * cost one wait). With {@link #record} on, it keeps the printable text of each client burst, with the number of the
  * connection it came on, to see what
- * was sent. For benchmarks only.
+ * was sent. {@link #cut} breaks every connection open through it, as a network or a server restart would.
+ * For benchmarks, and for tests of other modules that count what goes on the wire.
  */
-final class CountingProxy implements AutoCloseable {
+public final class CountingProxy implements AutoCloseable {
 
     private final ServerSocket server;
     private final String upstreamHost;
@@ -28,6 +29,7 @@ final class CountingProxy implements AutoCloseable {
     private final AtomicLong roundTrips = new AtomicLong();
     private final java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
     private final List<String> sent = new ArrayList<>();
+    private final List<Socket> sockets = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean record;
 
@@ -41,27 +43,42 @@ final class CountingProxy implements AutoCloseable {
     }
 
     /** A proxy for the server of a JDBC URL ({@code jdbc:postgresql://host:port/...}, {@code jdbc:mysql://...}). */
-    static CountingProxy forUrl(String jdbcUrl) throws IOException {
+    public static CountingProxy forUrl(String jdbcUrl) throws IOException {
         URI uri = URI.create(jdbcUrl.substring("jdbc:".length()));
         return new CountingProxy(uri.getHost(), uri.getPort());
     }
 
     /** The same URL through this proxy. */
-    String url(String jdbcUrl) {
+    public String url(String jdbcUrl) {
         return jdbcUrl.replaceFirst("//[^/]+/", "//127.0.0.1:" + server.getLocalPort() + "/");
     }
 
-    long roundTrips() {
+    /** Round trips so far, on every connection. */
+    public long roundTrips() {
         return roundTrips.get();
     }
 
+    /** Connections opened through this proxy so far. */
+    public int connections() {
+        return connections.get();
+    }
+
+    /** Closes every connection open through this proxy, both ways; new ones are still accepted. */
+    public void cut() throws IOException {
+        for (Socket s : sockets) {
+            s.close();
+        }
+        sockets.clear();
+    }
+
     /** Starts keeping what the client sends, from now on. */
-    synchronized void record(boolean on) {
+    public synchronized void record(boolean on) {
         record = on;
         sent.clear();
     }
 
-    synchronized List<String> sent() {
+    /** What the client sent since {@link #record} was turned on, one line per burst. */
+    public synchronized List<String> sent() {
         return List.copyOf(sent);
     }
 
@@ -73,6 +90,8 @@ final class CountingProxy implements AutoCloseable {
                 upstream.connect(new InetSocketAddress(upstreamHost, upstreamPort));
                 client.setTcpNoDelay(true);
                 upstream.setTcpNoDelay(true);
+                sockets.add(client);
+                sockets.add(upstream);
                 // Whose turn it is: a client burst after a server answer starts a new round trip.
                 AtomicBoolean clientTurn = new AtomicBoolean(false);
                 int number = connections.incrementAndGet();

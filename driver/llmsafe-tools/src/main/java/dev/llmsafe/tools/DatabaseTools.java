@@ -88,20 +88,25 @@ public final class DatabaseTools implements SqlTools, AutoCloseable {
     private final LlmSafeConfig config;
     private final LlmSafeDataSource guarded;
     private final StatementAnalyzer analyzer;
+    private final KeptReader reader;
     private volatile LexSettings lex;
 
-    private DatabaseTools(Source source, LlmSafeConfig config, DataSource target) {
+    private DatabaseTools(Source source, LlmSafeConfig config, DataSource target, boolean keepsReadConnection) {
         this.source = source;
         this.config = config;
         this.guarded = new LlmSafeDataSource(target, config);
         this.analyzer = new StatementAnalyzer(config.policy().maxStatementLength());
+        this.reader = new KeptReader(guarded, keepsReadConnection);
     }
 
     /**
      * The tools over an operator's deployment: its planning pool for reads and dry runs, its store.
      * A deployment whose configuration names no planning connection (one that reads, approves and
      * applies, as the console's) reads on its read connection and refuses to plan, naming the missing key.
-     * Closing the tools leaves the deployment's pools open.
+     * Reads keep their guarded connection from one call to the next (a long-running server's reads send
+     * what the driver's do, not a read-only session's set-up and tear-down each time); it is given back
+     * when the tools close, when a read fails in the database, and after five minutes. Closing the tools
+     * leaves the deployment's pools open.
      *
      * @param deployment the configuration's connections
      * @throws SQLException when the database cannot be reached
@@ -132,7 +137,7 @@ public final class DatabaseTools implements SqlTools, AutoCloseable {
             public void close() {
             }
         };
-        return new DatabaseTools(s, deployment.config(), deployment.pool(role));
+        return new DatabaseTools(s, deployment.config(), deployment.pool(role), true);
     }
 
     /**
@@ -146,7 +151,7 @@ public final class DatabaseTools implements SqlTools, AutoCloseable {
     public static DatabaseTools over(DataSource application, LlmSafeConfig config) {
         Objects.requireNonNull(application, "application");
         Objects.requireNonNull(config, "config");
-        return new DatabaseTools(new ApplicationSource(application, config), config, application);
+        return new DatabaseTools(new ApplicationSource(application, config), config, application, false);
     }
 
     /**
@@ -245,7 +250,11 @@ public final class DatabaseTools implements SqlTools, AutoCloseable {
             throw new RefusedException(Refusal.UNSUPPORTED_STATEMENT, "this is an UPDATE or a DELETE, and reading runs"
                     + " reads only. Propose the change as a plan instead (sql_plan, or `llmsafe plan`). Nothing ran.");
         }
-        try (Connection c = guarded.getConnection(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        return reader.run(c -> readOn(c, sql));
+    }
+
+    private static ReadResult readOn(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             ResultSetMetaData md = rs.getMetaData();
             int n = md.getColumnCount();
             List<ReadResult.Column> columns = new ArrayList<>(n);
@@ -395,14 +404,13 @@ public final class DatabaseTools implements SqlTools, AutoCloseable {
      * @throws SQLException when the database fails
      */
     public ReadEstimate explain(String sql) throws SQLException {
-        try (Connection c = guarded.getConnection()) {
-            return c.unwrap(LlmSafeConnection.class).explain(sql);
-        }
+        return reader.run(c -> c.unwrap(LlmSafeConnection.class).explain(sql));
     }
 
     /** Closes the guard's own resources and the store pool opened here; the caller's pools stay open. */
     @Override
     public void close() {
+        reader.close();
         guarded.close();
         source.close();
     }
