@@ -1,8 +1,10 @@
 package dev.llmsafe.dialect;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import java.sql.Connection;
@@ -42,7 +44,8 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class MysqlPlan {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** With comments: under end_markers_in_json the server writes one naming the step after each closing brace. */
+    private static final ObjectMapper MAPPER = JsonMapper.builder().enable(JsonReadFeature.ALLOW_JAVA_COMMENTS).build();
     /** Once per connection (then per pool loan): the trace of the latest statement only. */
     private static final String TRACE_ON = "SET SESSION optimizer_trace = 'enabled=on', optimizer_trace_offset = -1,"
             + " optimizer_trace_limit = 1";

@@ -101,7 +101,8 @@ class MysqlPlanTest {
 
     /**
      * The trace is switched on when the EXPLAIN left none, and a trace of another statement is never read:
-     * with the trace switched off after one read, the next read's relations are its own.
+     * with the trace switched off after one read, the next read's relations are its own. The session's own
+     * trace settings (end markers) do not change the reading.
      */
     @Test
     void R9_theTraceReadIsTheTraceOfThisExplain() throws SQLException {
@@ -115,6 +116,11 @@ class MysqlPlanTest {
             }
             assertThat(dialect.planRelations(c, "SELECT id FROM orders", NONE).orElseThrow())
                     .containsExactly(new TableRef(db.name(), "orders"));
+            try (Statement s = c.createStatement()) {
+                s.execute("SET SESSION optimizer_trace = 'enabled=on', end_markers_in_json = on"); // comments in the JSON
+            }
+            assertThat(dialect.planRelations(c, "SELECT id FROM hidden", NONE).orElseThrow())
+                    .containsExactly(new TableRef(db.name(), "hidden"));
             try (Statement s = c.createStatement()) {
                 s.execute("USE information_schema");
             }
