@@ -35,7 +35,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * was merged or materialized. The relations are the tables those queries name, read by {@link PlanNote}
  * (one-part names being the session's database, or a materialized CTE the select's own {@code derived}
  * step names, or the recursive reference EXPLAIN's row marks {@code Recursive}), except the body of a
- * view the server materializes, which is the view itself. No value of any row is in what is read.
+ * view the server materializes, which is the view itself (named by its {@code view} step as well). No value of any row is in what is read.
  *
  * <p>The trace is switched on for the read connection ({@code optimizer_trace}, a session variable the
  * pool's reset puts back) when the EXPLAIN left none; the EXPLAIN carries a random mark that the trace's
@@ -187,6 +187,12 @@ final class MysqlPlan {
             aliases.addAll(note.aliases());
         }
         Set<TableRef> out = new LinkedHashSet<>();
+        for (Select s : selects.values()) {
+            // a materialized view, named by its own step too (its select's query names it as well)
+            for (List<String> v : s.views()) {
+                out.add(new TableRef(v.get(0) != null ? v.get(0) : sessionDatabase(database), v.get(1)));
+            }
+        }
         for (PlanNote note : read) {
             out.addAll(note.relations(aliases)); // a correlated subquery's columns qualified by the outer select's aliases
             for (PlanNote.Named n : note.byName()) {
@@ -195,18 +201,17 @@ final class MysqlPlan {
                         || recursive.contains(List.of(n.select(), n.alias()))) {
                     continue;
                 }
-                if (database == null) {
-                    throw new PlanNote.Unreadable("the optimizer trace names a table of the session's database, and the"
-                            + " session has none");
-                }
-                out.add(new TableRef(database, n.name()));
+                out.add(new TableRef(sessionDatabase(database), n.name()));
             }
         }
         return out;
     }
 
-    /** One select's preparation: its expanded query, and the materialized CTEs it reads, by name and alias. */
-    private record Select(String query, Set<List<String>> ctes) {
+    /**
+     * One select's preparation: its expanded query, the materialized CTEs it reads, by name and alias, and
+     * the views it materializes, by database (null: the session's) and name.
+     */
+    private record Select(String query, Set<List<String>> ctes, List<List<String>> views) {
     }
 
     /** A select's preparation and, within it, every select prepared for it but a materialized view's body. */
@@ -218,11 +223,13 @@ final class MysqlPlan {
         }
         Set<Long> viewBodies = new HashSet<>();
         Set<List<String>> ctes = new HashSet<>();
+        List<List<String>> views = new ArrayList<>();
         List<String> queries = new ArrayList<>();
         for (JsonNode step : steps) {
             JsonNode view = step.get("view");
             if (view != null && view.path("materialized").asBoolean(false)) {
                 viewBodies.add(view.path("select#").asLong(-1));
+                views.add(view(view.path("table").asText("")));
             }
             JsonNode derived = step.get("derived");
             if (derived != null && derived.path("materialized").asBoolean(false)) {
@@ -240,7 +247,7 @@ final class MysqlPlan {
         if (!prepared.add(number.asLong())) {
             throw new PlanNote.Unreadable("the optimizer trace prepares select #" + number.asLong() + " twice");
         }
-        selects.put(number.asLong(), new Select(queries.get(0), ctes));
+        selects.put(number.asLong(), new Select(queries.get(0), ctes, views));
         for (JsonNode step : steps) {
             JsonNode inner = step.get("join_preparation");
             if (inner == null) {
@@ -283,6 +290,29 @@ final class MysqlPlan {
             }
         }
         return false;
+    }
+
+    private static String sessionDatabase(String database) throws PlanNote.Unreadable {
+        if (database == null) {
+            throw new PlanNote.Unreadable("the optimizer trace names a table of the session's database, and the session"
+                    + " has none");
+        }
+        return database;
+    }
+
+    /** A {@code view} step's table: {@code `v` `alias`} or {@code `db`.`v` `alias`}, the alias optional. */
+    private static List<String> view(String table) throws PlanNote.Unreadable {
+        List<NoteLexer.Token> t = NoteLexer.lex(table, PlanNote.Printing.QUOTED_CTE_NAMES);
+        boolean qualified = t.size() >= 3 && t.get(1).punct(".");
+        int size = qualified ? 3 : 1;
+        if (t.size() < size || t.size() > size + 1 || t.stream().filter(x -> x.kind() == NoteLexer.Kind.IDENT).count()
+                != t.size() - (qualified ? 1 : 0)) {
+            throw new PlanNote.Unreadable("the optimizer trace has a view step whose table is not a name");
+        }
+        List<String> out = new ArrayList<>();
+        out.add(qualified ? t.get(0).text() : null);
+        out.add(t.get(qualified ? 2 : 0).text());
+        return out;
     }
 
     /**

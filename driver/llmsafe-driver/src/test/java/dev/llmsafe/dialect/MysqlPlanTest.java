@@ -177,6 +177,11 @@ class MysqlPlanTest {
                 .containsExactly(d("v"));
         assertThat(read(trace(prep(1, "select `hidden`.`id` AS `id` from (`hidden`)", body, step("view", 2, "`v`", false)))))
                 .containsExactly(d("hidden"));
+        // a materialized view is named by its own step too, whatever the query prints
+        assertThat(read(trace(prep(1, "select 1 AS `1`", body, step("view", 2, "`o`.`v` `w`", true)))))
+                .containsExactly(new TableRef("o", "v"));
+        assertThatThrownBy(() -> read(trace(prep(1, "select 1 AS `1`", body, step("view", 2, "`v`.", true)))))
+                .isInstanceOf(PlanNote.Unreadable.class);
         // a derived table's alias, a correlated subquery's outer column, a materialized CTE read by its name and alias
         assertThat(read(trace(prep(1, "select `d2`.`id` AS `id` from (/* select#2 */ select `orders`.`id` AS `id` from"
                 + " `orders` where (`orders`.`id` = 1)) `d2` where exists(/* select#3 */ select 1 from `hidden` `h` where"
