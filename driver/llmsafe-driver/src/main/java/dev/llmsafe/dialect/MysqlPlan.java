@@ -39,16 +39,18 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>The trace is switched on for the read connection ({@code optimizer_trace}, a session variable the
  * pool's reset puts back) when the EXPLAIN left none; the EXPLAIN carries a random mark that the trace's
- * query must begin with, so the trace of another statement is never read. No trace, a trace cut short or
- * one MySQL keeps from the credential is refused, never passed.
+ * query must begin with, so the trace of another statement is never read. The latest two traces are kept:
+ * a statement the server prepares (an application's {@code useServerPrepStmts}) is traced when prepared,
+ * where its preparation is, and again when executed, with none (measured on 8.0.31). No trace, a trace
+ * cut short or one MySQL keeps from the credential is refused, never passed.
  */
 final class MysqlPlan {
 
     /** With comments: under end_markers_in_json the server writes one naming the step after each closing brace. */
     private static final ObjectMapper MAPPER = JsonMapper.builder().enable(JsonReadFeature.ALLOW_JAVA_COMMENTS).build();
-    /** Once per connection (then per pool loan): the trace of the latest statement only. */
-    private static final String TRACE_ON = "SET SESSION optimizer_trace = 'enabled=on', optimizer_trace_offset = -1,"
-            + " optimizer_trace_limit = 1";
+    /** Once per connection (then per pool loan): the traces of the latest two statements. */
+    private static final String TRACE_ON = "SET SESSION optimizer_trace = 'enabled=on', optimizer_trace_offset = -2,"
+            + " optimizer_trace_limit = 2";
     private static final String TRACE = "SELECT QUERY, TRACE, MISSING_BYTES_BEYOND_MAX_MEM_SIZE, INSUFFICIENT_PRIVILEGES,"
             + " DATABASE() FROM information_schema.OPTIMIZER_TRACE";
 
@@ -56,60 +58,82 @@ final class MysqlPlan {
     }
 
     /**
-     * What one EXPLAIN gave: its rows, and its trace as {@code OPTIMIZER_TRACE} holds it.
+     * What one EXPLAIN gave: its rows, and a trace of it as {@code OPTIMIZER_TRACE} holds it.
      *
+     * @param sql the statement EXPLAINed
      * @param rows EXPLAIN's rows
      * @param trace the trace's JSON, empty when MySQL keeps it from the credential
      * @param missingBytes how much of the trace is cut off
      * @param insufficientPrivileges whether MySQL keeps the trace from the credential
      * @param database the session's database, null when none
      */
-    record Traced(List<PlanNote.Row> rows, String trace, long missingBytes, boolean insufficientPrivileges,
+    record Traced(String sql, List<PlanNote.Row> rows, String trace, long missingBytes, boolean insufficientPrivileges,
             String database) {
     }
 
     /**
-     * Two round trips: the EXPLAIN, then the trace (three more, once per connection, to switch the trace on
-     * and EXPLAIN again).
+     * Two round trips: the EXPLAIN, then its traces (three more, once per connection, to switch the trace on
+     * and EXPLAIN again). The relations of every trace of it with a preparation: the one of a statement the
+     * server prepares is its prepare's.
      */
     static Set<TableRef> relations(Connection c, String sql, Dialect.Binder parameters) throws SQLException {
         String mark = "EXPLAIN FORMAT=TRADITIONAL /* llmsafe plan " + Long.toHexString(ThreadLocalRandom.current().nextLong())
                 + " */ ";
-        Traced traced = explain(c, mark, sql, parameters, false);
-        if (traced == null) {
+        List<Traced> traces = explain(c, mark, sql, parameters, false);
+        if (traces.stream().noneMatch(t -> t.insufficientPrivileges() || prepares(t.trace()))) {
             try (Statement s = c.createStatement()) {
                 s.execute(TRACE_ON);
             }
-            traced = explain(c, mark, sql, parameters, true);
+            traces = explain(c, mark, sql, parameters, true);
         }
         try {
-            if (traced == null) {
-                throw new PlanNote.Unreadable("MySQL kept no optimizer trace of the EXPLAIN");
+            if (traces.stream().noneMatch(t -> t.insufficientPrivileges() || prepares(t.trace()))) {
+                throw new PlanNote.Unreadable("MySQL kept no optimizer trace of the EXPLAIN's preparation");
             }
-            if (traced.insufficientPrivileges()) {
-                throw new RefusedException(Refusal.NOT_GRANTED, "MySQL keeps the optimizer trace of this read from"
-                        + " this connection's credential (INSUFFICIENT_PRIVILEGES: the read reads a view defined with SQL"
-                        + " SECURITY DEFINER by another account), so the tables its plan reads cannot be checked against"
-                        + " the allowlist (policy.allow). Nothing ran. Define the view with SQL SECURITY INVOKER and grant"
-                        + " the read role SELECT and SHOW VIEW on it and SELECT on its tables, or read the tables"
-                        + " themselves.");
+            Set<TableRef> out = new LinkedHashSet<>();
+            for (Traced t : traces) {
+                out.addAll(relations(t));
             }
-            if (traced.missingBytes() > 0) {
-                throw new PlanNote.Unreadable("the optimizer trace is " + traced.missingBytes() + " bytes longer than"
-                        + " optimizer_trace_max_mem_size");
-            }
-            return relations(sql, traced.rows(), traced.trace(), traced.database());
+            return out;
         } catch (PlanNote.Unreadable u) {
             throw PlanNote.refusal(u);
         }
     }
 
+    /** The relations of one trace of the EXPLAIN: none when it is of its execution only. */
+    private static Set<TableRef> relations(Traced traced) throws PlanNote.Unreadable, RefusedException {
+        if (traced.insufficientPrivileges()) {
+            throw new RefusedException(Refusal.NOT_GRANTED, "MySQL keeps the optimizer trace of this read from"
+                    + " this connection's credential (INSUFFICIENT_PRIVILEGES: the read reads a view defined with SQL"
+                    + " SECURITY DEFINER by another account), so the tables its plan reads cannot be checked against"
+                    + " the allowlist (policy.allow). Nothing ran. Define the view with SQL SECURITY INVOKER and grant"
+                    + " the read role SELECT and SHOW VIEW on it and SELECT on its tables, or read the tables"
+                    + " themselves.");
+        }
+        if (traced.missingBytes() > 0) {
+            throw new PlanNote.Unreadable("the optimizer trace is " + traced.missingBytes() + " bytes longer than"
+                    + " optimizer_trace_max_mem_size");
+        }
+        return prepares(traced.trace()) ? relations(traced.sql(), traced.rows(), traced.trace(), traced.database())
+                : Set.of();
+    }
+
+    /** Whether a trace begins with a preparation (one of an execution that was prepared before has none). */
+    private static boolean prepares(String trace) {
+        try {
+            JsonNode steps = trace == null ? null : MAPPER.readTree(trace).path("steps");
+            return steps != null && steps.isArray() && !steps.isEmpty() && steps.get(0).has("join_preparation");
+        } catch (JsonProcessingException e) {
+            return true; // read as one, and refused for it
+        }
+    }
+
     /**
-     * The EXPLAIN and its trace; null when the trace is not of this EXPLAIN (the trace is off). A trace MySQL
+     * The EXPLAIN and its traces; none when no trace is of this EXPLAIN (the trace is off). A trace MySQL
      * keeps from the credential has no query (measured): it is this EXPLAIN's only when the trace was just
      * switched on ({@code on}), the one trace then kept being the latest statement's.
      */
-    private static Traced explain(Connection c, String mark, String sql, Dialect.Binder parameters, boolean on)
+    private static List<Traced> explain(Connection c, String mark, String sql, Dialect.Binder parameters, boolean on)
             throws SQLException {
         List<PlanNote.Row> rows;
         try (PreparedStatement ps = c.prepareStatement(mark + sql)) {
@@ -120,13 +144,13 @@ final class MysqlPlan {
         } catch (SQLException e) {
             throw PlanNote.explainFailed(e, "MySQL");
         }
-        Traced out = null;
+        List<Traced> out = new ArrayList<>();
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(TRACE)) {
             while (rs.next()) {
                 String query = rs.getString(1);
                 boolean kept = rs.getInt(4) != 0 && (query == null || query.isEmpty());
                 if (query != null && query.startsWith(mark) || on && kept) {
-                    out = new Traced(rows, rs.getString(2), rs.getLong(3), rs.getInt(4) != 0, rs.getString(5));
+                    out.add(new Traced(sql, rows, rs.getString(2), rs.getLong(3), rs.getInt(4) != 0, rs.getString(5)));
                 }
             }
         }

@@ -97,6 +97,27 @@ class MysqlPlanTest {
             }
             assertThat(missed).as("reads whose plan does not name hidden").isEmpty();
         }
+        // Server-side prepared statements (an application's useServerPrepStmts): the values bound, planted ones
+        // included, are not read as SQL either.
+        java.util.Properties props = new java.util.Properties();
+        props.setProperty("user", db.user());
+        props.setProperty("password", db.password());
+        props.setProperty("useServerPrepStmts", "true");
+        try (Connection c = java.sql.DriverManager.getConnection(db.url(), props)) {
+            Dialect dialect = Dialects.of(c, null);
+            List<String> missed = new ArrayList<>();
+            for (String value : values) {
+                Set<TableRef> relations = dialect.planRelations(c, "SELECT c.s, h.token FROM planted c JOIN hidden h"
+                        + " WHERE c.id = ? AND h.token <> ?", ps -> {
+                            ps.setInt(1, values.size() - 1);
+                            ps.setString(2, value);
+                        }).orElseThrow();
+                if (!relations.contains(new TableRef(db.name(), "hidden"))) {
+                    missed.add(value + " -> " + relations);
+                }
+            }
+            assertThat(missed).as("server-prepared reads whose plan does not name hidden").isEmpty();
+        }
     }
 
     /**
