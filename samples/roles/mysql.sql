@@ -23,8 +23,12 @@
 
 -- role: read    (llmsafe.json "readConnection": the reads a model asks for)
 -- SELECT on the allowlisted tables and nothing else: the database refuses every write (E7).
--- SHOW VIEW: with policy.read.maxCost set, every read is EXPLAINed first, and EXPLAIN of a read through
--- a view needs it (error 1345 without it); on a base table it grants nothing more.
+-- SHOW VIEW: every read is EXPLAINed first (R9's plan check, and policy.read.maxCost), and EXPLAIN of a
+-- read through a view needs it, on the view and on each view it reads, and SELECT on the view's tables
+-- (error 1345 without them; measured on MySQL 8.0.31 and 9.7.4); on a base table it grants nothing more.
+-- A view read must be defined SQL SECURITY INVOKER: MySQL withholds the optimizer trace, which R9 reads,
+-- of a read through a SQL SECURITY DEFINER view whose definer is another account (the read is then
+-- NOT_GRANTED): `ALTER SQL SECURITY INVOKER VIEW name AS` followed by its own definition.
 CREATE USER {read_role} IDENTIFIED BY '{read_password}';
 GRANT SELECT, SHOW VIEW ON {database}.{read_table} TO {read_role};
 

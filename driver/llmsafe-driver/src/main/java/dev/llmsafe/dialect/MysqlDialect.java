@@ -464,11 +464,11 @@ final class MysqlDialect implements Dialect {
     }
 
     /**
-     * R9: the plan's rows and its Note 1003, the query as the server rewrote it, every table named
-     * {@code `db`.`table`} (views it merges as their tables, a view it materializes as itself); the note is
-     * proven to name every table a row reads, or the read is refused. MariaDB and MySQL print the same
-     * syntax but plan differently: {@link MariadbPlan} (EXPLAIN EXTENDED, subqueries kept unevaluated),
-     * {@link MysqlPlan} (plain EXPLAIN, whose optimizer reads tables while it plans).
+     * R9: the query as the server prints it while planning, every table named {@code `db`.`table`} (views it
+     * merges as their tables, a view it materializes as itself). MariaDB and MySQL print the same syntax but
+     * plan differently: {@link MariadbPlan} (EXPLAIN EXTENDED's rows and Note 1003, subqueries kept
+     * unevaluated, the note proven to name every table a row reads), {@link MysqlPlan} (the optimizer trace's
+     * preparation, written before the optimizer reads tables while it plans).
      */
     @Override
     public Optional<Set<TableRef>> planRelations(Connection c, String sql, Binder parameters) throws SQLException {

@@ -21,20 +21,23 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * R9 on MariaDB and MySQL: Note 1003, the query as the server rewrote it while planning a read, read by
- * its syntax (SPEC.md R9.1 to R9.8). Both servers print every base table as {@code `db`.`table` `alias`}
- * in a FROM clause, columns as {@code `db`.`alias`.`col`}, a materialized derived table as its select in
- * parentheses, numbered, then its alias; they differ in the names of CTEs, which MariaDB prints raw
- * ({@code with a b as (}) and MySQL quoted ({@code with `a b` as (}), and in the select numbers, which
- * MySQL always prints. What is read here is which tables each select's FROM clause names under which
- * alias; whether that is everything the plan reads is the caller's question, answered from EXPLAIN's rows
- * ({@link MariadbPlan}, {@link MysqlPlan}). Its tokens are {@link NoteLexer}'s. Whatever cannot be read with
- * certainty is {@link Unreadable}.
+ * R9 on MariaDB and MySQL: the query as the server prints it while planning a read, read by its syntax:
+ * MariaDB's Note 1003 (SPEC.md R9.1 to R9.4) and the expanded queries of MySQL's optimizer trace (R9.5 to
+ * R9.11), which MySQL prints as it prints its Note 1003. Both servers print every base table as
+ * {@code `db`.`table` `alias`} in a FROM clause (MySQL's trace a table of the session's database as
+ * {@code `table` `alias`}: {@link #byName()}), columns as {@code `db`.`alias`.`col`}, a materialized derived
+ * table as its select in parentheses, numbered, then its alias; they differ in the names of CTEs, which
+ * MariaDB prints raw ({@code with a b as (}) and MySQL quoted ({@code with `a b` as (}), and in the select
+ * numbers, which MySQL always prints. What is read here is which tables each select's FROM clause names
+ * under which alias; whether that is everything the plan reads is the caller's question ({@link MariadbPlan}
+ * answers it from EXPLAIN's rows, {@link MysqlPlan} from the trace's steps). Its tokens are
+ * {@link NoteLexer}'s. Whatever cannot be read with certainty is {@link Unreadable}.
  *
- * <p>The note is the server's own printing, but parts of it are the statement's own text: column aliases
+ * <p>The text is the server's own printing, but parts of it are the statement's own text: column aliases
  * and identifiers (quoted, backquotes doubled), string literals (escaped), a literal with a character set
  * introducer (printed raw: refused), and MariaDB's CTE names (printed raw: only a plain name is accepted,
- * and only when every quoted run of the statement is one).
+ * and only when every quoted run of the statement is one). MySQL's note also prints the values of rows
+ * it read while planning, string values raw: it is not read here.
  */
 final class PlanNote {
 
@@ -67,6 +70,17 @@ final class PlanNote {
     }
 
     /**
+     * A one-part name in a table's place of a FROM clause: a CTE read by its name, or, in MySQL's optimizer
+     * trace ({@link MysqlPlan}), a table of the session's database, which it prints unqualified.
+     *
+     * @param name the name
+     * @param select the select number it is in, -1 when unknown
+     * @param alias the name the select reads it by (the name itself when it has no alias)
+     */
+    record Named(String name, long select, String alias) {
+    }
+
+    /**
      * One row of EXPLAIN (MariaDB's EXPLAIN EXTENDED, MySQL's EXPLAIN: the same columns).
      *
      * @param id its select number, -1 when none
@@ -80,11 +94,6 @@ final class PlanNote {
         /** A row known by its select and table only. */
         Row(long id, String table) {
             this(id, null, table, null, null);
-        }
-
-        /** Read while planning, one row at most: MySQL prints a derived table's values in its place. */
-        boolean constant() {
-            return "system".equals(type) || "const".equals(type);
         }
 
         /** The row of a UNION, INTERSECT or EXCEPT that reads their temporary table: no select of its own. */
@@ -101,7 +110,7 @@ final class PlanNote {
             "except", "intersect", "procedure", "into", "lock");
 
     private final List<Ref> refs = new ArrayList<>();
-    private final List<Ref> byName = new ArrayList<>();
+    private final List<Named> byName = new ArrayList<>();
     private final Set<String> aliases = new HashSet<>();
     private final List<String[]> qualified = new ArrayList<>();
     private final Set<Long> printed = new HashSet<>();
@@ -142,8 +151,8 @@ final class PlanNote {
         return refs;
     }
 
-    /** The one-part names of FROM clauses (a CTE read by its name), each with its select number. */
-    List<Ref> byName() {
+    /** The one-part names in a table's place of FROM clauses, each with its select number and alias. */
+    List<Named> byName() {
         return byName;
     }
 
@@ -157,6 +166,19 @@ final class PlanNote {
      * name elsewhere that is not qualified by an alias of a FROM clause.
      */
     Set<TableRef> relations() {
+        return relations(aliases);
+    }
+
+    /** The aliases of the note's FROM clauses (CTE names, derived tables', tables'). */
+    Set<String> aliases() {
+        return aliases;
+    }
+
+    /**
+     * {@link #relations()}, a two-part name outside FROM being a column when it is qualified by one of
+     * {@code aliases} (those of several notes read together: MySQL's trace prints each select apart).
+     */
+    Set<TableRef> relations(Set<String> aliases) {
         Set<TableRef> out = new LinkedHashSet<>();
         refs.stream().filter(r -> r.table != null).forEach(r -> out.add(r.table));
         for (String[] q : qualified) {
@@ -171,7 +193,7 @@ final class PlanNote {
         return out;
     }
 
-    private static List<Row> rows(ResultSet rs) throws SQLException {
+    static List<Row> rows(ResultSet rs) throws SQLException {
         List<Row> out = new ArrayList<>();
         while (rs.next()) {
             long id = rs.getLong("id");
@@ -262,7 +284,7 @@ final class PlanNote {
      * An EXPLAIN that failed: error 1345 (measured on MariaDB 10.11.19 and MySQL 8.0.31) is EXPLAIN of a
      * view over tables the credential has no SELECT on, SHOW VIEW is not enough: NOT_GRANTED.
      */
-    private static SQLException explainFailed(SQLException e, String product) {
+    static SQLException explainFailed(SQLException e, String product) {
         if (e.getErrorCode() != 1345) {
             return e;
         }
@@ -274,7 +296,7 @@ final class PlanNote {
     }
 
     /** The refusal of a plan that cannot be read with certainty. */
-    private static RefusedException refusal(Unreadable u) {
+    static RefusedException refusal(Unreadable u) {
         return new RefusedException(Refusal.TABLE_NOT_ALLOWED, "the database's plan of this read cannot be read"
                 + " with certainty (" + u.getMessage() + "), so the relations it reads cannot be checked against"
                 + " the policy's allowlist (policy.allow). Nothing ran. Read allowlisted tables in plain SQL.");
@@ -360,7 +382,9 @@ final class PlanNote {
                         if (f.from) {
                             aliases.add(t.text()); // an alias, a CTE's name
                             if (tablePosition(prev)) {
-                                byName.add(new Ref(null, f.number, t.text())); // in a table's place: a CTE read
+                                // in a table's place: a CTE read, or (in MySQL's trace) a table of the session's database
+                                String alias = after != null && after.kind() == NoteLexer.Kind.IDENT ? after.text() : t.text();
+                                byName.add(new Named(t.text(), f.number, alias));
                             }
                         }
                     } else if (parts.size() == 2 && !call) {

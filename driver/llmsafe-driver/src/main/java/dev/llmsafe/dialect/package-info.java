@@ -12,9 +12,10 @@
  * operators a database defines beyond its own (R7). Beside the bounds: {@link dev.llmsafe.dialect.Watchdog},
  * which cancels a statement from the client a little after its bound where the server would not (R5, D6),
  * and {@link dev.llmsafe.dialect.Connections}, which takes a connection in an unknown state out of its pool.
- * R9's second check reads each database's own plan; on MariaDB and MySQL that is EXPLAIN's rows and Note 1003,
- * the query as the server rewrote it, read by its syntax ({@code PlanNote}, {@code NoteLexer}) and proven
- * complete by the rows in each server's way ({@code MariadbPlan}, {@code MysqlPlan}).
+ * R9's second check reads each database's own plan; on MariaDB that is EXPLAIN's rows and Note 1003, the
+ * query as the server rewrote it, read by its syntax ({@code PlanNote}, {@code NoteLexer}) and proven
+ * complete by the rows ({@code MariadbPlan}); on MySQL, whose note prints the values it read while planning,
+ * the optimizer trace's preparation of each select, read by the same reader ({@code MysqlPlan}).
  *
  * <p>Every other difference between the databases is a method of {@code Dialect} too, so that a fourth
  * database touches this package (and the lexer) only: the DDL of llmsafe's own tables (the plan store),

@@ -60,6 +60,12 @@ class LlmSafeDataSourceTest {
             try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
                 raw = ((GuardedConnection) c).readConnectionForTests().unwrap(Connection.class);
                 assertThat(ReadTest.rows(c, "SELECT status FROM orders WHERE id = 1")).containsExactly("packed");
+                if (engine == Engine.MYSQL && !db.isMariadb()) {
+                    try (Statement t = raw.createStatement(); var rs = t.executeQuery("SELECT @@SESSION.optimizer_trace")) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getString(1)).startsWith("enabled=on"); // R9's plan check reads the trace
+                    }
+                }
                 g.refusedUnchanged(Refusal.DENIED_IDENTIFIER, () -> s.executeQuery("SELECT * FROM orders"));
                 var before = g.checksum();
                 assertThatThrownBy(() -> s.executeUpdate("UPDATE orders SET status = 'shipped' WHERE id = 2"))
@@ -77,6 +83,13 @@ class LlmSafeDataSourceTest {
                 for (Connection c : List.of(a, b)) {
                     try (Statement s = c.createStatement()) {
                         assertThat(s.executeUpdate("UPDATE orders SET status = 'packed' WHERE id = 1")).isEqualTo(1);
+                    }
+                    if (engine == Engine.MYSQL) {
+                        // R9 on MySQL switched the read connection's optimizer trace on: the pool gets it back off
+                        try (Statement s = c.createStatement(); var rs = s.executeQuery("SELECT @@SESSION.optimizer_trace")) {
+                            assertThat(rs.next()).isTrue();
+                            assertThat(rs.getString(1)).startsWith("enabled=off");
+                        }
                     }
                 }
             }
