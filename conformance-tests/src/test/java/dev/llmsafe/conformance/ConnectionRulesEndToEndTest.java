@@ -43,6 +43,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -988,6 +989,34 @@ class ConnectionRulesEndToEndTest {
             assertThat(nobody.err()).contains("Refused (INVALID_ARGUMENT): name the actor (--as NAME)");
         }
         assertThat(d.rows("j11b")).isEqualTo(bytes);
+    }
+
+    /**
+     * J8 on a real MariaDB or MySQL server (issue 16): MariaDB Connector/J's URL, which a MariaDB user types,
+     * is refused by name with SQLState 08001 and the jdbc:mysql: URL to write instead, without the
+     * credential; and the URL it names connects through the guard to the same server, as the planning role.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = "MYSQL")
+    void J8_aMariadbConnectorUrlIsRefusedWithTheUrlToWriteInsteadWhichConnects(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        String mysqlUrl = d.url();
+        assertThat(mysqlUrl).startsWith("jdbc:llmsafe:mysql://");
+        String hostAndDatabase = mysqlUrl.substring("jdbc:llmsafe:mysql://".length()).split("\\?")[0];
+        String mariadbUrl = "jdbc:llmsafe:mariadb://" + mysqlUrl.substring("jdbc:llmsafe:mysql://".length());
+        Properties credential = new Properties();
+        credential.setProperty("user", d.roles().login(Role.PLAN).name());
+        credential.setProperty("password", d.roles().login(Role.PLAN).password());
+        SQLException refused = catchThrowableOfType(SQLException.class,
+                () -> DriverManager.getConnection(mariadbUrl, credential).close());
+        assertThat(refused.getSQLState()).isEqualTo("08001");
+        assertThat(refused.getMessage()).contains("through MySQL Connector/J")
+                .contains("write jdbc:mysql://" + hostAndDatabase)
+                .doesNotContain(d.roles().login(Role.PLAN).password());
+        try (Connection c = DriverManager.getConnection(mysqlUrl, credential)) {
+            assertThat(c.isWrapperFor(LlmSafeConnection.class)).isTrue();
+            assertThat(column(c, "SELECT status FROM orders WHERE id = 2")).containsExactly("packed");
+        }
     }
 
     @ParameterizedTest
