@@ -63,7 +63,9 @@ class CardRulesEndToEndTest {
                 if (d.flavor() == Flavor.MYSQL) {
                     out.add("MySQL has no server statement timeout for UPDATE or DELETE (max_execution_time bounds SELECT"
                             + " only): a statement is cancelled from the client when it runs past the bound (measured on MySQL"
-                            + " 8.0.31 and 9.7.4).");
+                            + " 8.0.31 and 9.7.4), except while it runs in a trigger, as the trigger's definer: the cancel"
+                            + " is then refused (error 1095) and the statement runs to its end before it is refused and"
+                            + " rolled back.");
                     out.add("MySQL counts the rows of its internal temporary tables (a subquery or derived table it"
                             + " materialises) among the rows written: a statement whose plan uses one is refused as"
                             + " SIDE_EFFECTS.");
