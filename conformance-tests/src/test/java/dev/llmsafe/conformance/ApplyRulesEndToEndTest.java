@@ -565,7 +565,14 @@ class ApplyRulesEndToEndTest {
         }
         refused(apply, Refusal.STATEMENT_TIMEOUT, "the apply waited or ran past its bound (2000 ms for a lock, 500 ms a"
                 + " statement); nothing was applied");
-        assertThat(millis).isLessThan(3_000);
+        if (d.flavor() == Flavor.MYSQL) {
+            // MySQL bounds no write (F01), and the watchdog's cancel cannot reach a statement running in a
+            // trigger, as the trigger's definer (KILL QUERY: error 1095, measured on 8.0.31 and 9.7.4): it runs
+            // its 3 s, then is refused and rolled back. Every MySQL card says so.
+            assertThat(millis).isGreaterThanOrEqualTo(3_000);
+        } else {
+            assertThat(millis).isLessThan(3_000);
+        }
         assertThat(d.rows("gauges")).isEqualTo(before);
         assertThat(outcome(d, id)).startsWith("STATEMENT_TIMEOUT");
     }

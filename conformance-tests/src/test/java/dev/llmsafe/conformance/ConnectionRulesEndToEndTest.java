@@ -43,6 +43,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -568,7 +569,7 @@ class ConnectionRulesEndToEndTest {
         String setting = switch (d.flavor()) {
             case POSTGRES -> "SELECT current_setting('statement_timeout') || ' ' || current_setting('default_transaction_read_only')";
             case MARIADB -> "SELECT CONCAT(@@SESSION.max_statement_time, ' ', @@SESSION.tx_read_only)";
-            case MYSQL -> "SELECT CONCAT(@@SESSION.max_execution_time, ' ', @@SESSION.tx_read_only)";
+            case MYSQL -> "SELECT CONCAT(@@SESSION.max_execution_time, ' ', @@SESSION.transaction_read_only)";
             default -> "SELECT (SELECT recursive_triggers FROM pragma_recursive_triggers) || ' ' || (SELECT query_only FROM pragma_query_only)";
         };
         config.setConnectionInitSql(switch (d.flavor()) {
@@ -699,9 +700,12 @@ class ConnectionRulesEndToEndTest {
             assertThat(show.out()).as(method.getKey()).contains("Status: proposed");
         }
         // A write through executeQuery, with RETURNING, is a plan and not a read (MariaDB 10.11 has RETURNING on
-        // DELETE only).
-        String returning = engine == Engine.MYSQL ? "DELETE FROM orders WHERE id = 2 RETURNING *"
-                : "UPDATE orders SET qty = 20 WHERE id = 2 RETURNING *";
+        // DELETE only; MySQL has no RETURNING, so there the write is a plain one).
+        String returning = switch (d.flavor()) {
+            case MARIADB -> "DELETE FROM orders WHERE id = 2 RETURNING *";
+            case MYSQL -> "UPDATE orders SET qty = 20 WHERE id = 2";
+            default -> "UPDATE orders SET qty = 20 WHERE id = 2 RETURNING *";
+        };
         PlanPendingException p = planned(d, c -> c.createStatement().executeQuery(returning));
         assertThat(p.plan().statements().get(0).sql()).isEqualTo(returning);
         // Everything else is refused, whatever the method.
@@ -932,23 +936,35 @@ class ConnectionRulesEndToEndTest {
      * J11 through the application's URL and the command line: keys that used to throw unchecked exceptions
      * from the dry run are planned, again and again (on PostgreSQL past pgjdbc's switch to binary transfer,
      * from a query's fifth run on the engine's pooled connection), approved and applied exactly; a key that
-     * cannot be bound back, an empty statement and a missing actor are SQLExceptions with their code.
+     * cannot be bound back, an empty statement and a missing actor are SQLExceptions with their code. On
+     * MySQL proper the zero date key is one that cannot be bound back (its default sql_mode refuses to compare it).
      */
     @ParameterizedTest
     @EnumSource(Engine.class)
     void J11_everyFailureIsASqlExceptionWithACodeAndAwkwardKeysArePlannedAndApplied(Engine engine) throws Exception {
         Deployed d = j11.deployed(engine);
         List<String> keyed = d.rows("j11k");
-        PlanPendingException last = null;
-        for (int run = 0; run < 7; run++) {
-            last = d.propose("UPDATE j11k SET v = v + 1 WHERE v = 1", "j11k");
-            assertThat(last.plan().statements().get(0).rows()).hasSize(engine == Engine.SQLITE ? 2 : 1);
+        String id = null;
+        if (d.flavor() == Flavor.MYSQL) {
+            // MySQL 8.0 and 9.7 under their default sql_mode (NO_ZERO_DATE, strict) refuse to compare a zero
+            // date (error 1525), so a row keyed by one cannot be found again: refused before the statement runs.
+            RefusedException zero = d.refused("UPDATE j11k SET v = v + 1 WHERE v = 1", "j11k");
+            assertThat(zero.code()).as(zero.getMessage()).isEqualTo(Refusal.KEY_NOT_BINDABLE);
+            assertThat(zero.getMessage()).contains("a date with a zero part").contains("sql_mode")
+                    .contains("Incorrect DATETIME value").contains("Nothing was changed");
+            assertThat(d.rows("j11k")).isEqualTo(keyed);
+        } else {
+            PlanPendingException last = null;
+            for (int run = 0; run < 7; run++) {
+                last = d.propose("UPDATE j11k SET v = v + 1 WHERE v = 1", "j11k");
+                assertThat(last.plan().statements().get(0).rows()).hasSize(engine == Engine.SQLITE ? 2 : 1);
+            }
+            id = last.planId().toString();
+            assertThat(d.llmsafe("approve", id, "--as", "alice").status()).isEqualTo(Main.OK);
+            Run apply = d.llmsafe("apply", id, "--as", "bob");
+            assertThat(apply.status()).as(apply.all()).isEqualTo(Main.OK);
+            assertThat(d.rows("j11k")).isEqualTo(keyed.stream().map(r -> r.replaceFirst(", 1]$", ", 2]")).toList());
         }
-        String id = last.planId().toString();
-        assertThat(d.llmsafe("approve", id, "--as", "alice").status()).isEqualTo(Main.OK);
-        Run apply = d.llmsafe("apply", id, "--as", "bob");
-        assertThat(apply.status()).as(apply.all()).isEqualTo(Main.OK);
-        assertThat(d.rows("j11k")).isEqualTo(keyed.stream().map(r -> r.replaceFirst(", 1]$", ", 2]")).toList());
 
         List<String> bytes = d.rows("j11b");
         RefusedException binary = d.refused("UPDATE j11b SET v = 2 WHERE v = 1", "j11b");
@@ -967,10 +983,40 @@ class ConnectionRulesEndToEndTest {
             assertThat((Throwable) batch).isInstanceOf(RefusedException.class);
             assertThat(((RefusedException) batch).code()).isEqualTo(Refusal.EMPTY);
         }
-        Run nobody = d.llmsafe("apply", id, "--as", " ");
-        assertThat(nobody.status()).as(nobody.all()).isEqualTo(Main.USAGE);
-        assertThat(nobody.err()).contains("Refused (INVALID_ARGUMENT): name the actor (--as NAME)");
+        if (id != null) {
+            Run nobody = d.llmsafe("apply", id, "--as", " ");
+            assertThat(nobody.status()).as(nobody.all()).isEqualTo(Main.USAGE);
+            assertThat(nobody.err()).contains("Refused (INVALID_ARGUMENT): name the actor (--as NAME)");
+        }
         assertThat(d.rows("j11b")).isEqualTo(bytes);
+    }
+
+    /**
+     * J8 on a real MariaDB or MySQL server (issue 16): MariaDB Connector/J's URL, which a MariaDB user types,
+     * is refused by name with SQLState 08001 and the jdbc:mysql: URL to write instead, without the
+     * credential; and the URL it names connects through the guard to the same server, as the planning role.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = "MYSQL")
+    void J8_aMariadbConnectorUrlIsRefusedWithTheUrlToWriteInsteadWhichConnects(Engine engine) throws Exception {
+        Deployed d = deployed(engine);
+        String mysqlUrl = d.url();
+        assertThat(mysqlUrl).startsWith("jdbc:llmsafe:mysql://");
+        String hostAndDatabase = mysqlUrl.substring("jdbc:llmsafe:mysql://".length()).split("\\?")[0];
+        String mariadbUrl = "jdbc:llmsafe:mariadb://" + mysqlUrl.substring("jdbc:llmsafe:mysql://".length());
+        Properties credential = new Properties();
+        credential.setProperty("user", d.roles().login(Role.PLAN).name());
+        credential.setProperty("password", d.roles().login(Role.PLAN).password());
+        SQLException refused = catchThrowableOfType(SQLException.class,
+                () -> DriverManager.getConnection(mariadbUrl, credential).close());
+        assertThat(refused.getSQLState()).isEqualTo("08001");
+        assertThat(refused.getMessage()).contains("through MySQL Connector/J")
+                .contains("write jdbc:mysql://" + hostAndDatabase)
+                .doesNotContain(d.roles().login(Role.PLAN).password());
+        try (Connection c = DriverManager.getConnection(mysqlUrl, credential)) {
+            assertThat(c.isWrapperFor(LlmSafeConnection.class)).isTrue();
+            assertThat(column(c, "SELECT status FROM orders WHERE id = 2")).containsExactly("packed");
+        }
     }
 
     @ParameterizedTest

@@ -12,6 +12,7 @@ import dev.llmsafe.cli.Main;
 import dev.llmsafe.conformance.EndToEnd.Deployed;
 import dev.llmsafe.conformance.EndToEnd.Run;
 import dev.llmsafe.conformance.RoleScript.Role;
+import dev.llmsafe.conformance.ServerId.Flavor;
 import dev.llmsafe.jdbc.LlmSafeDataSource;
 import dev.llmsafe.jdbc.PlanPendingException;
 import dev.llmsafe.policy.LlmSafeConfig;
@@ -638,7 +639,9 @@ class DryRunRulesEndToEndTest {
                 assertThat(rs.getBigDecimal(2)).isEqualTo(new java.math.BigDecimal("1234567890123456789012345678.0123456789"));
             }
             assertThat(rs.getString(3)).isEqualTo("2024-02-29 13:45:56.123457");
-            assertThat(rs.getString(4)).isEqualTo(engine == Engine.POSTGRES ? "{\"role\": \"admin\"}" : "{\"role\":\"admin\"}");
+            // PostgreSQL's JSONB and MySQL's JSON print the parsed document back normalised; MariaDB and SQLite keep the text.
+            assertThat(rs.getString(4)).isEqualTo(d.flavor() == Flavor.POSTGRES || d.flavor() == Flavor.MYSQL
+                    ? "{\"role\": \"admin\"}" : "{\"role\":\"admin\"}");
         } finally {
             d.admin("UPDATE vals SET big = 9223372036854775806, amount = 1234567890123456789012345678.0123456788,"
                     + " stamp = '2024-02-29 13:45:56.123456', doc = '{\"role\":\"user\"}' WHERE id = 1");
@@ -691,17 +694,22 @@ class DryRunRulesEndToEndTest {
         }
     }
 
-    /** On MariaDB the planning role sees the cascade rules only through REFERENCES ON db.* (F21). */
+    /**
+     * On MariaDB the planning role sees the cascade rules only through REFERENCES ON db.*, on MySQL the
+     * foreign key's columns only through SELECT (or REFERENCES) ON db.* (F21): the role's grant of each
+     * (samples/roles) taken away, the plan is refused.
+     */
     @ParameterizedTest
     @EnumSource(value = Engine.class, names = "MYSQL")
     void D15_aCatalogTheCredentialCannotFullySeeIsCascadesUnknown(Engine engine) throws Exception {
         Deployed d = e2e.deployed(engine);
-        String grant = "REFERENCES ON `" + d.app().name() + "`.*";
+        String privilege = catalogPrivilege(d);
+        String grant = privilege + " ON `" + d.app().name() + "`.*";
         String plan = "'" + d.roles().login(Role.PLAN).name() + "'@'%'";
         d.admin("REVOKE " + grant + " FROM " + plan);
         try {
             Run cli = planRefused(d, "d15p", Refusal.CASCADES_UNKNOWN, "UPDATE d15p SET v = 7 WHERE id = 2");
-            assertThat(cli.err()).contains("GRANT REFERENCES ON");
+            assertThat(cli.err()).contains("GRANT " + privilege);
         } finally {
             d.admin("GRANT " + grant + " TO " + plan);
         }
@@ -710,15 +718,19 @@ class DryRunRulesEndToEndTest {
     /**
      * D15, E1: the planning role's REFERENCES given on a database pattern ({@code app\_%}) instead of the
      * database's name is seen as the server sees it: plans are made, cascades still refused, and check
-     * calls the table ready (measured on MariaDB 10.11, where such a grant shows the rules).
+     * calls the table ready (measured on MariaDB 10.11, where such a grant shows the rules; on MySQL the
+     * grants are SELECT, which shows the foreign key's columns, and TRIGGER: measured on 8.0.31 and 9.7.4).
      */
     @ParameterizedTest
     @EnumSource(value = Engine.class, names = "MYSQL")
     void D15_E1_aDatabaseGrantOnAPatternIsSeenAsTheServerSeesIt(Engine engine) throws Exception {
         Deployed d = e2e.deployed(engine);
-        String exact = "REFERENCES ON `" + d.app().name() + "`.*";
+        // Every database-level grant of the role moves to the pattern: a grant naming the database exactly
+        // would decide alone (MysqlGrants), and MySQL's role has TRIGGER there too.
+        String privilege = d.flavor() == Flavor.MYSQL ? "SELECT, TRIGGER" : catalogPrivilege(d);
+        String exact = privilege + " ON `" + d.app().name() + "`.*";
         String escaped = d.app().name().replace("_", "\\_");
-        String pattern = "REFERENCES ON `" + escaped.substring(0, escaped.length() - 2) + "%`.*";
+        String pattern = privilege + " ON `" + escaped.substring(0, escaped.length() - 2) + "%`.*";
         String plan = "'" + d.roles().login(Role.PLAN).name() + "'@'%'";
         d.admin("REVOKE " + exact + " FROM " + plan, "GRANT " + pattern + " TO " + plan);
         try {
@@ -733,6 +745,11 @@ class DryRunRulesEndToEndTest {
         } finally {
             d.admin("REVOKE " + pattern + " FROM " + plan, "GRANT " + exact + " TO " + plan);
         }
+    }
+
+    /** The database-level grant of samples/roles that shows the planning role inbound foreign keys (F21). */
+    private static String catalogPrivilege(Deployed d) {
+        return d.flavor() == Flavor.MYSQL ? "SELECT" : "REFERENCES";
     }
 
     // ---- D16: parameters -------------------------------------------------------------------------
@@ -933,8 +950,8 @@ class DryRunRulesEndToEndTest {
     }
 
     /**
-     * JSON is compared by what the database keeps: PostgreSQL's JSONB keeps content (other whitespace is
-     * no change at all), MariaDB's JSON and SQLite keep the text as written (other whitespace is a change
+     * JSON is compared by what the database keeps: PostgreSQL's JSONB and MySQL's JSON keep content (other
+     * whitespace is no change at all), MariaDB's JSON and SQLite keep the text as written (other whitespace is a change
      * of the stored text, and the card shows it).
      */
     @ParameterizedTest
@@ -942,7 +959,8 @@ class DryRunRulesEndToEndTest {
     void D10_D13_jsonIsComparedByWhatTheDatabaseKeeps(Engine engine) throws Exception {
         Deployed d = e2e.deployed(engine);
         String spaced = "UPDATE vals SET doc = '{\"role\": \"user\"}' WHERE id = 1";
-        if (engine == Engine.POSTGRES) {
+        if (d.flavor() == Flavor.POSTGRES || d.flavor() == Flavor.MYSQL) {
+            // JSONB and MySQL's JSON keep the parsed document: the spacing is not a change.
             assertRefusal(d.refused(spaced, "vals"), Refusal.NO_CHANGE, "changes no value");
         } else {
             assertThat(d.propose(spaced, "vals").getMessage())

@@ -196,7 +196,10 @@ public final class Applier {
             if (e instanceof UnreadableValueException u) {
                 throw u.refusal();
             }
-            throw dialect.boundRefusal(e).<SQLException>map(code -> new RefusedException(code, "the apply waited or"
+            // The server's own bound, or the watchdog's (MySQL bounds no write on the server, F01).
+            Optional<Refusal> bound = e instanceof RefusedException r && r.code() == Refusal.STATEMENT_TIMEOUT
+                    ? Optional.of(r.code()) : dialect.boundRefusal(e);
+            throw bound.<SQLException>map(code -> new RefusedException(code, "the apply waited or"
                     + " ran past its bound (" + bounds.lockTimeoutMs() + " ms for a lock, " + bounds.statementTimeoutMs()
                     + " ms a statement); nothing was applied. Propose the change again.", e)).orElse(e);
         }

@@ -522,8 +522,13 @@ final class MysqlDialect implements Dialect {
         List<String> out = new ArrayList<>();
         if (!mariadb) {
             out.add("MySQL has no server statement timeout for UPDATE or DELETE (max_execution_time bounds SELECT"
-                    + " only): a statement is cancelled from the client when it runs past the bound, which was"
-                    + " measured on MariaDB only.");
+                    + " only): a statement is cancelled from the client when it runs past the bound (measured on MySQL"
+                    + " 8.0.31 and 9.7.4), except while it runs in a trigger, as the trigger's definer: the cancel"
+                    + " is then refused (error 1095) and the statement runs to its end before it is refused and"
+                    + " rolled back.");
+            out.add("MySQL counts the rows of its internal temporary tables (a subquery or derived table it"
+                    + " materialises) among the rows written: a statement whose plan uses one is refused as"
+                    + " SIDE_EFFECTS.");
         }
         out.add("The side-effect measure is the session's count of rows written (Handler_write, Handler_update,"
                 + " Handler_delete), in all tables together: side effects are measured as a number of rows, without"

@@ -11,6 +11,9 @@ import dev.llmsafe.dialect.Watchdog;
 import dev.llmsafe.plan.Parameter;
 import dev.llmsafe.plan.ParameterReplay;
 import dev.llmsafe.sql.Analysis;
+import dev.llmsafe.sql.SqlDialect;
+import dev.llmsafe.value.DateValue;
+import dev.llmsafe.value.TimestampValue;
 import dev.llmsafe.value.Value;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -31,6 +34,8 @@ import java.util.Map;
 public final class Images {
 
     private static final int KEYS_PER_QUERY = 500;
+    /** MySQL's ER_WRONG_VALUE: "Incorrect DATETIME value", a zero date compared under NO_ZERO_DATE. */
+    private static final int MYSQL_WRONG_VALUE = 1525;
 
     private final Connection c;
     private final Dialect dialect;
@@ -116,8 +121,14 @@ public final class Images {
         return out;
     }
 
-    /** J11: a key that cannot be bound back is refused before anything runs, not found missing afterwards. */
+    /**
+     * J11: a key that cannot be bound back is refused before anything runs, not found missing afterwards.
+     * A key holding a date with a zero part is looked up once first: whether the server compares such a
+     * date depends on the session's sql_mode and the server (MySQL 8.0 and 9.7 with their default
+     * NO_ZERO_DATE refuse it with error 1525; MariaDB compares it), so the server is asked, not guessed.
+     */
     public void checkBindable(java.util.Collection<List<Value>> keys) throws SQLException {
+        List<List<Value>> zeroDated = new ArrayList<>();
         for (List<Value> k : keys) {
             for (Value v : k) {
                 java.util.Optional<String> why = KeyBinding.unbindable(v, dialect.sqlDialect());
@@ -125,7 +136,27 @@ public final class Images {
                     throw KeyBinding.notBindable(why.get());
                 }
             }
+            if (k.stream().anyMatch(Images::hasZeroPart)) {
+                zeroDated.add(k);
+            }
         }
+        if (!zeroDated.isEmpty()) {
+            try {
+                byKeys(zeroDated);
+            } catch (SQLException e) {
+                if (dialect.sqlDialect() != SqlDialect.MYSQL || e.getErrorCode() != MYSQL_WRONG_VALUE
+                        || e instanceof RefusedException) {
+                    throw e;
+                }
+                throw KeyBinding.notBindable("a date with a zero part, which the server refuses to compare under this"
+                        + " session's sql_mode (it said: " + e.getMessage() + ")");
+            }
+        }
+    }
+
+    private static boolean hasZeroPart(Value v) {
+        DateValue date = v instanceof TimestampValue t ? t.date() : v instanceof DateValue d ? d : null;
+        return date != null && date.toLocalDate().isEmpty();
     }
 
     public List<Value> keyOf(List<Value> row) {
