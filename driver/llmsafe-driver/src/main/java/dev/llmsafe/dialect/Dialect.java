@@ -325,6 +325,14 @@ public interface Dialect {
     }
 
     /**
+     * J11: whether an error is the server refusing to compare a key value it stores (MySQL 8.0 and 9.7 with
+     * NO_ZERO_DATE: a date with a zero part, error 1525); MariaDB and the others compare what they store.
+     */
+    default boolean refusesToCompare(SQLException e) {
+        return false;
+    }
+
+    /**
      * R12: the fetch size a read's statement gets when the caller set none, so that a driver that
      * would buffer the whole result fetches it in batches where it can (pgjdbc, in a transaction); 0
      * leaves the driver's default.

@@ -413,6 +413,11 @@ final class MysqlDialect implements Dialect {
     }
 
     @Override
+    public boolean refusesToCompare(SQLException e) {
+        return e.getErrorCode() == 1525; // ER_WRONG_VALUE, "Incorrect DATE value", a zero date under NO_ZERO_DATE
+    }
+
+    @Override
     public boolean isReadOnlyViolation(SQLException e) {
         return e.getErrorCode() == 1792 || "25006".equals(e.getSQLState());
     }

@@ -11,7 +11,6 @@ import dev.llmsafe.dialect.Watchdog;
 import dev.llmsafe.plan.Parameter;
 import dev.llmsafe.plan.ParameterReplay;
 import dev.llmsafe.sql.Analysis;
-import dev.llmsafe.sql.SqlDialect;
 import dev.llmsafe.value.DateValue;
 import dev.llmsafe.value.TimestampValue;
 import dev.llmsafe.value.Value;
@@ -34,8 +33,6 @@ import java.util.Map;
 public final class Images {
 
     private static final int KEYS_PER_QUERY = 500;
-    /** MySQL's ER_WRONG_VALUE: "Incorrect DATETIME value", a zero date compared under NO_ZERO_DATE. */
-    private static final int MYSQL_WRONG_VALUE = 1525;
 
     private final Connection c;
     private final Dialect dialect;
@@ -144,8 +141,7 @@ public final class Images {
             try {
                 byKeys(zeroDated);
             } catch (SQLException e) {
-                if (dialect.sqlDialect() != SqlDialect.MYSQL || e.getErrorCode() != MYSQL_WRONG_VALUE
-                        || e instanceof RefusedException) {
+                if (!dialect.refusesToCompare(e) || e instanceof RefusedException) {
                     throw e;
                 }
                 throw KeyBinding.notBindable("a date with a zero part, which the server refuses to compare under this"
