@@ -48,8 +48,7 @@ public abstract class SessionReset {
         List<String> changed = new java.util.ArrayList<>();
         for (Map.Entry<String, String> e : before.values().entrySet()) {
             String current = now.get(e.getKey());
-            if (current != null && !current.equals(e.getValue())) {
-                set(c, e.getKey(), e.getValue());
+            if (current != null && !current.equals(e.getValue()) && set(c, e.getKey(), e.getValue())) {
                 changed.add(e.getKey());
             }
         }
@@ -67,7 +66,12 @@ public abstract class SessionReset {
 
     abstract Map<String, String> read(Connection c) throws SQLException;
 
-    abstract void set(Connection c, String name, String value) throws SQLException;
+    /**
+     * Sets one setting for the session.
+     *
+     * @return false when no session can set it (the server's own: it moved by itself, nothing to put back)
+     */
+    abstract boolean set(Connection c, String name, String value) throws SQLException;
 
     /**
      * PostgreSQL: every setting a session may change (pg_settings of context user and superuser), and
@@ -88,30 +92,36 @@ public abstract class SessionReset {
         }
 
         @Override
-        void set(Connection c, String name, String value) throws SQLException {
+        boolean set(Connection c, String name, String value) throws SQLException {
             if (name.equals("role")) {
                 try (Statement s = c.createStatement()) {
                     s.execute("SET ROLE \"" + value.replace("\"", "\"\"") + "\"");
                 }
-                return;
+                return true;
             }
             try (PreparedStatement ps = c.prepareStatement("SELECT pg_catalog.set_config(?, ?, false)")) {
                 ps.setString(1, name);
                 ps.setString(2, value);
                 ps.executeQuery().close();
             }
+            return true;
         }
     }
 
     /**
      * MySQL and MariaDB: every session variable, as SHOW SESSION VARIABLES lists it, but those that
-     * change by themselves (the clock, the random seed, counters of the last statement).
+     * change by themselves (the clock, the random seed, counters and ids of the last statement: MySQL 9.7's
+     * read-only statement_id). The isolation level is a setting like the others: the dry run sets its own
+     * for the session (READ COMMITTED) on a connection it borrowed from the application's pool.
      */
     static final class Mysql extends SessionReset {
         private static final Set<String> MOVING = Set.of("timestamp", "rand_seed1", "rand_seed2", "warning_count",
                 "error_count", "insert_id", "last_insert_id", "identity", "pseudo_thread_id", "in_transaction",
                 "last_gtid", "gtid_seq_no", "gtid_next", "gtid_owned", "server_id", "pseudo_slave_mode",
-                "session_track_gtids", "thread_id", "transaction_isolation", "tx_isolation");
+                "session_track_gtids", "thread_id", "statement_id");
+        /** ER_INCORRECT_GLOBAL_LOCAL_VAR ("is a read only variable") and ER_GLOBAL_VARIABLE ("should be set with SET GLOBAL"). */
+        private static final int READ_ONLY = 1238;
+        private static final int GLOBAL_ONLY = 1229;
 
         @Override
         Map<String, String> read(Connection c) throws SQLException {
@@ -128,19 +138,29 @@ public abstract class SessionReset {
         }
 
         @Override
-        void set(Connection c, String name, String value) throws SQLException {
+        boolean set(Connection c, String name, String value) throws SQLException {
             if (!name.matches("[a-z0-9_]+")) {
                 throw new SQLException("unexpected session variable name " + name);
             }
-            if (value.matches("-?\\d+(\\.\\d+)?")) {
-                try (Statement s = c.createStatement()) {
-                    s.execute("SET SESSION " + name + " = " + value);
+            try {
+                if (value.matches("-?\\d+(\\.\\d+)?")) {
+                    try (Statement s = c.createStatement()) {
+                        s.execute("SET SESSION " + name + " = " + value);
+                    }
+                } else {
+                    try (PreparedStatement ps = c.prepareStatement("SET SESSION " + name + " = ?")) {
+                        ps.setString(1, value);
+                        ps.execute();
+                    }
                 }
-                return;
-            }
-            try (PreparedStatement ps = c.prepareStatement("SET SESSION " + name + " = ?")) {
-                ps.setString(1, value);
-                ps.execute();
+                return true;
+            } catch (SQLException e) {
+                if (e.getErrorCode() == READ_ONLY || e.getErrorCode() == GLOBAL_ONLY) {
+                    // The server's own (MySQL 9.7's gtid_executed, a global-only variable an operator changed):
+                    // no session, the model's included, can set it, so nothing of the session's is to put back.
+                    return false;
+                }
+                throw e;
             }
         }
     }
@@ -169,10 +189,11 @@ public abstract class SessionReset {
         }
 
         @Override
-        void set(Connection c, String name, String value) throws SQLException {
+        boolean set(Connection c, String name, String value) throws SQLException {
             try (Statement s = c.createStatement()) {
                 s.execute("PRAGMA " + name + " = " + Long.parseLong(value.trim()));
             }
+            return true;
         }
     }
 }

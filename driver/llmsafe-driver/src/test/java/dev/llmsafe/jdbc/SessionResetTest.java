@@ -190,4 +190,26 @@ class SessionResetTest {
                     + reset.take(read).values().size() + " settings");
         }
     }
+
+    /**
+     * A setting no session can set moved by itself between snapshot and return (MySQL 9.7 lists the
+     * read-only gtid_executed and statement_id among the session's variables; a global-only one changes when an
+     * operator sets it): nothing is put back, and the connection is not taken out of the pool for it. One that a
+     * session can set still is.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Engine.class, names = "MYSQL")
+    void R8_aSettingNoSessionCanSetIsNotPutBackAndDoesNotCostTheConnection(Engine engine) throws Exception {
+        ScratchDatabase db = dbs.fresh(engine);
+        try (Connection c = db.connect()) {
+            var reset = dev.llmsafe.dialect.Dialects.of(c, null).sessionReset();
+            java.util.Map<String, String> values = new java.util.HashMap<>(reset.take(c).values());
+            values.put("version", "forged"); // read-only: error 1238
+            values.put("max_connections", "7"); // global-only: error 1229
+            values.put("div_precision_increment", "9");
+            assertThat(reset.restore(c, new dev.llmsafe.dialect.SessionReset.Snapshot(values)))
+                    .containsExactly("div_precision_increment");
+            assertThat(ReadTest.rows(c, "SELECT @@SESSION.div_precision_increment")).containsExactly("9");
+        }
+    }
 }
