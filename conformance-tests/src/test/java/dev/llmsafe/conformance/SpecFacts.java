@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,12 +76,7 @@ final class SpecFacts {
     }
 
     private static List<String> cells(String line) {
-        String inner = line.substring(1, line.endsWith("|") ? line.length() - 1 : line.length());
-        List<String> out = new ArrayList<>();
-        for (String c : inner.split("\\|", -1)) {
-            out.add(unescape(c.strip()));
-        }
-        return out;
+        return rawCells(line).stream().map(SpecFacts::unescape).toList();
     }
 
     /**
@@ -126,6 +122,107 @@ final class SpecFacts {
             }
         }
         throw new IllegalArgumentException(product);
+    }
+
+    /**
+     * SPEC.md's lines with a column for {@code server} added to every table of the measured-facts section:
+     * after the columns of the same product with a lower version, else before the next product's, else
+     * before the table's first column that names no server. Each fact row gets its answer, escaped for
+     * Markdown (a backslash, an asterisk and a bar); the |---| line gets a cell. This is how a column measured
+     * on a new server version gets into SPEC.md unchanged ({@code -Dllmsafe.facts.insert=true}).
+     *
+     * @throws IllegalArgumentException when SPEC.md already has the column, or an answer or a row is missing
+     */
+    static List<String> withColumn(List<String> lines, ServerId server, Map<String, String> answers) {
+        int start = lines.indexOf(HEADING);
+        if (start < 0) {
+            throw new IllegalArgumentException("no \"" + HEADING + "\" section");
+        }
+        List<String> out = new ArrayList<>(lines.subList(0, start + 1));
+        int at = -1; // where the new column goes in the current table, -1 outside a table
+        List<String> filled = new ArrayList<>();
+        for (int i = start + 1; i < lines.size(); i++) {
+            String line = lines.get(i);
+            boolean section = !line.startsWith("## ");
+            if (!section || !line.strip().startsWith("|")) {
+                at = -1;
+                out.add(line);
+                if (!section) {
+                    out.addAll(lines.subList(i + 1, lines.size()));
+                    break;
+                }
+                continue;
+            }
+            List<String> raw = rawCells(line.strip());
+            if (at < 0) { // a header
+                at = insertionPoint(raw.stream().map(SpecFacts::unescape).toList(), server);
+                raw.add(at, server.label());
+            } else if (FACT_ID.matcher(unescape(raw.get(0))).matches()) {
+                String id = unescape(raw.get(0));
+                String answer = answers.get(id);
+                if (answer == null) {
+                    throw new IllegalArgumentException("no answer for " + id);
+                }
+                raw.add(at, escape(answer));
+                filled.add(id);
+            } else {
+                raw.add(at, "---");
+            }
+            out.add("| " + String.join(" | ", raw) + " |");
+        }
+        if (!filled.containsAll(answers.keySet())) {
+            throw new IllegalArgumentException("SPEC.md has no row for "
+                    + answers.keySet().stream().filter(id -> !filled.contains(id)).toList());
+        }
+        return out;
+    }
+
+    private static int insertionPoint(List<String> header, ServerId server) {
+        if (header.contains(server.label())) {
+            throw new IllegalArgumentException("SPEC.md already has a column " + server.label());
+        }
+        List<String> order = Arrays.stream(ServerId.Flavor.values()).map(f -> f.product).toList();
+        int mine = order.indexOf(server.flavor().product);
+        for (int c = 1; c < header.size(); c++) {
+            Matcher m = SERVER.matcher(header.get(c));
+            if (!m.matches()) {
+                if (c > 1) {
+                    return c; // the first column after the servers ("what it means")
+                }
+                continue; // "fact"
+            }
+            int theirs = order.indexOf(m.group(1));
+            if (theirs > mine || theirs == mine && compareVersions(m.group(2), server.version()) > 0) {
+                return c;
+            }
+        }
+        return header.size();
+    }
+
+    private static int compareVersions(String a, String b) {
+        String[] x = a.split("\\."), y = b.split("\\.");
+        for (int i = 0; i < Math.max(x.length, y.length); i++) {
+            int d = Integer.compare(i < x.length ? Integer.parseInt(x[i]) : 0, i < y.length ? Integer.parseInt(y[i]) : 0);
+            if (d != 0) {
+                return d;
+            }
+        }
+        return 0;
+    }
+
+    /** A table line's cells as written, split at the bars that are not escaped. */
+    private static List<String> rawCells(String line) {
+        String inner = line.substring(1, line.endsWith("|") ? line.length() - 1 : line.length());
+        List<String> out = new ArrayList<>();
+        for (String c : inner.split("(?<!\\\\)\\|", -1)) {
+            out.add(c.strip());
+        }
+        return out;
+    }
+
+    /** The inverse of {@link #unescape} for what an answer can hold. */
+    static String escape(String text) {
+        return text.replace("\\", "\\\\").replace("*", "\\*").replace("|", "\\|");
     }
 
     /** The cell of a fact under a server column, or null when the row or the column is missing. */
