@@ -121,11 +121,18 @@ public final class Deployment implements AutoCloseable {
             // Only a store of its own may be a new file: migrate creates it.
             requireSqliteFile(role, s.url());
         }
-        String key = s.url() + "\u0000" + s.user().orElse("");
+        // The configured schema is pinned on every connection from the start (Dialects.schemaPin): a store that
+        // shares the pool finds its tables where migrate made them, whatever ran on the connection before. A
+        // store of its own (storeConnection) keeps its connections' default schema (samples/roles:
+        // currentSchema in its URL), in a pool of its own even on the planning credential.
+        boolean ownStore = role == Role.STORE && configured(Role.STORE);
+        Optional<String> pin = ownStore ? Optional.empty() : Dialects.schemaPin(s.url(), config.schema().orElse(null));
+        boolean apart = ownStore && Dialects.schemaPin(s.url(), config.schema().orElse(null)).isPresent();
+        String key = s.url() + "\u0000" + s.user().orElse("") + (apart ? "\u0000store" : "");
         HikariDataSource pool = pools.get(key);
         if (pool == null) {
             pool = Pools.open(role.name(), s, Pools.DEPLOYMENT_SIZE,
-                    outlastsDatabase ? Pools.Start.OUTLASTING : Pools.Start.AT_ONCE);
+                    outlastsDatabase ? Pools.Start.OUTLASTING : Pools.Start.AT_ONCE, pin);
             pools.put(key, pool);
         }
         return pool;

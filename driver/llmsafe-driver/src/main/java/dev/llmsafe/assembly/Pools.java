@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
@@ -89,7 +90,24 @@ public final class Pools {
      */
     public static HikariDataSource open(String purpose, ConnectionSettings settings, int size, Start start)
             throws SQLException {
+        return open(purpose, settings, size, start, Optional.empty());
+    }
+
+    /**
+     * The same, with a statement every new connection runs before the pool lends it (HikariCP's
+     * connectionInitSql), such as the configured schema pinned ({@code Dialects.schemaPin}).
+     *
+     * @param purpose what the pool is for, in its name
+     * @param settings the URL and credential
+     * @param size the most connections it opens
+     * @param start when it connects first
+     * @param init run once on each connection the pool opens
+     * @throws SQLException when {@code start} is {@link Start#AT_ONCE} and the database cannot be reached
+     */
+    public static HikariDataSource open(String purpose, ConnectionSettings settings, int size, Start start,
+            Optional<String> init) throws SQLException {
         HikariConfig c = config(purpose, size, start);
+        init.ifPresent(c::setConnectionInitSql);
         c.setDataSource(new OwnConnections(new DriverDataSource(VendorUrls.pinnedForEngine(settings.url()), null,
                 new Properties(), settings.user().orElse(null), settings.password().map(Secret::reveal).orElse(null))));
         c.setReadOnly(sqliteReadOnly(settings.url(), null));
@@ -109,7 +127,24 @@ public final class Pools {
      */
     public static HikariDataSource open(String purpose, DataSource source, boolean readOnly, int size, Start start)
             throws SQLException {
+        return open(purpose, source, readOnly, size, start, Optional.empty());
+    }
+
+    /**
+     * The same, with a statement every new connection runs before the pool lends it.
+     *
+     * @param purpose what the pool is for, in its name
+     * @param source opens each connection
+     * @param readOnly whether the connections are read-only from the start (see {@link #sqliteReadOnly})
+     * @param size the most connections it opens
+     * @param start when it connects first
+     * @param init run once on each connection the pool opens
+     * @throws SQLException when {@code start} is {@link Start#AT_ONCE} and the database cannot be reached
+     */
+    public static HikariDataSource open(String purpose, DataSource source, boolean readOnly, int size, Start start,
+            Optional<String> init) throws SQLException {
         HikariConfig c = config(purpose, size, start);
+        init.ifPresent(c::setConnectionInitSql);
         c.setDataSource(source);
         c.setReadOnly(readOnly);
         return open(c);

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.util.Locale;
+import java.util.Optional;
 
 /** Finds the dialect of the database a connection talks to, from what the server answers. */
 public final class Dialects {
@@ -15,8 +16,9 @@ public final class Dialects {
     /**
      * The dialect of the connection's database.
      *
-     * @param c a connection to it
-     * @param schema the configured schema, pinned on PostgreSQL connections; null for {@code public}
+     * @param c a connection to it, as its pool or driver opened it (nothing pinned on it yet)
+     * @param schema the configured schema, pinned on PostgreSQL connections; null for the one this connection
+     *     is in (its URL's currentSchema, its role's search_path), else {@code public}
      * @throws SQLException when the database is none of PostgreSQL, MySQL, MariaDB and SQLite
      */
     public static Dialect of(Connection c, Identifier schema) throws SQLException {
@@ -25,8 +27,11 @@ public final class Dialects {
         String version = md.getDatabaseProductVersion();
         String p = product.toLowerCase(Locale.ROOT);
         if (p.contains("postgresql")) {
-            return new PostgresDialect("PostgreSQL " + version.split(" ")[0],
-                    schema == null ? Identifier.of("public") : schema);
+            if (schema == null) {
+                String current = c.getSchema();
+                schema = current == null || current.isEmpty() ? Identifier.of("public") : new Identifier(current, true);
+            }
+            return new PostgresDialect("PostgreSQL " + version.split(" ")[0], schema);
         }
         if (p.contains("mysql") || p.contains("mariadb")) {
             // Connector/J reports MariaDB as MySQL with a version such as 5.5.5-10.11.19-MariaDB-0+deb12u1.
@@ -38,6 +43,20 @@ public final class Dialects {
             return new SqliteDialect("SQLite " + version);
         }
         throw new SQLException("llmsafe supports PostgreSQL, MySQL, MariaDB and SQLite; this database is " + product);
+    }
+
+    /**
+     * What a pool runs on every connection it opens so that the configured schema is pinned there from the
+     * start (PostgreSQL's search_path), before the store, a dry run, a read or an apply uses it: whatever ran
+     * on a pooled connection before, names resolve in one place, and the plan store that shares the pool is
+     * where {@code migrate} put it. Empty where nothing is pinned (no schema configured, another database).
+     *
+     * @param url the JDBC URL the pool connects to
+     * @param schema the configured schema, or null
+     */
+    public static Optional<String> schemaPin(String url, Identifier schema) {
+        return schema != null && url.regionMatches(true, 0, "jdbc:postgresql:", 0, 16)
+                ? Optional.of(PostgresDialect.pinStatement(schema)) : Optional.empty();
     }
 
     /**

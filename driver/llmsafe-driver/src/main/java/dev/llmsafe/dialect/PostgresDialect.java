@@ -101,11 +101,16 @@ final class PostgresDialect implements Dialect {
 
     @Override
     public void pinSchema(Connection c) throws SQLException {
-        Jdbc.execute(c, "SET search_path TO " + searchPath());
+        Jdbc.execute(c, pinStatement(schema));
+    }
+
+    /** The statement that pins a schema: the search_path that holds it alone, written as configured. */
+    static String pinStatement(Identifier schema) {
+        return "SET search_path TO " + schema;
     }
 
     private String searchPath() {
-        return schema.quoted() ? quote(schema.text()) : schema.text();
+        return schema.toString();
     }
 
     /** The schema pinned and the session read in one statement, one round trip where there were two. */

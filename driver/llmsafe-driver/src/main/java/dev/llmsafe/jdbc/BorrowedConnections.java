@@ -28,12 +28,24 @@ final class BorrowedConnections implements DataSource {
 
     private static final org.slf4j.Logger LOG = LoggerFactory.getLogger(BorrowedConnections.class);
 
+    /** What is set on a connection as it is lent, after its settings are taken (put back with them). */
+    interface OnLend {
+        void prepare(Connection c) throws SQLException;
+    }
+
     private final DataSource target;
     private final SessionReset reset;
+    private final OnLend onLend;
 
-    BorrowedConnections(DataSource target, SessionReset reset) {
+    /**
+     * @param target the application's data source
+     * @param reset takes and puts back the session settings
+     * @param onLend set on each connection as it is lent (the store's pinned schema), or null
+     */
+    BorrowedConnections(DataSource target, SessionReset reset, OnLend onLend) {
         this.target = target;
         this.reset = reset;
+        this.onLend = onLend;
     }
 
     @Override
@@ -42,6 +54,9 @@ final class BorrowedConnections implements DataSource {
         SessionReset.Snapshot lent;
         try {
             lent = reset.take(c);
+            if (onLend != null) {
+                onLend.prepare(c);
+            }
         } catch (SQLException | RuntimeException e) {
             Connections.discard(target, c);
             throw e;

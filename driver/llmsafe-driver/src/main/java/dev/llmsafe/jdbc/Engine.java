@@ -12,7 +12,6 @@ import dev.llmsafe.dryrun.Proposal;
 import dev.llmsafe.plan.Plan;
 import dev.llmsafe.plan.PlanSink;
 import dev.llmsafe.policy.ConnectionSettings;
-import dev.llmsafe.policy.Identifier;
 import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.sql.StatementAnalyzer;
@@ -41,6 +40,11 @@ final class Engine implements AutoCloseable {
     /** The engine's own connections for the dry run: a small pool, or the application's data source. */
     interface PlanPool extends AutoCloseable {
         DataSource dataSource() throws SQLException;
+
+        /** Where the store writes when it has no connection of its own: the same connections, unless said. */
+        default DataSource storeSource() throws SQLException {
+            return dataSource();
+        }
 
         @Override
         void close();
@@ -94,9 +98,12 @@ final class Engine implements AutoCloseable {
 
     /**
      * The dry-run pool of the driver: the database and credential the application opened, through the
-     * same vendor driver and stripped URL, small (the dry run is short and rare) and empty when idle.
+     * same vendor driver and stripped URL, small (the dry run is short and rare) and empty when idle; the
+     * configured schema pinned on each of its connections from the start ({@link Dialects#schemaPin}), so
+     * that the store, which writes through it, is where {@code migrate} put it, whatever ran there before.
      */
-    static PlanPool pool(Driver driver, String url, Properties properties) {
+    static PlanPool pool(Driver driver, String url, Properties properties, Optional<LlmSafeConfig> config) {
+        Optional<String> pin = Dialects.schemaPin(url, config.flatMap(LlmSafeConfig::schema).orElse(null));
         return new PlanPool() {
             private HikariDataSource pool;
 
@@ -104,7 +111,7 @@ final class Engine implements AutoCloseable {
             public synchronized DataSource dataSource() throws SQLException {
                 if (pool == null) {
                     pool = Pools.open("plan", RealDrivers.dataSource(driver, url, properties),
-                            Pools.sqliteReadOnly(url, properties), Pools.engineSize(url), Pools.Start.ON_FIRST_USE);
+                            Pools.sqliteReadOnly(url, properties), Pools.engineSize(url), Pools.Start.ON_FIRST_USE, pin);
                 }
                 return pool;
             }
@@ -119,15 +126,19 @@ final class Engine implements AutoCloseable {
         };
     }
 
-    /** A pool of the engine's own over configured settings (the configuration's {@code connection}). */
-    static PlanPool pool(ConnectionSettings settings) {
+    /**
+     * A pool of the engine's own over configured settings (the configuration's {@code connection}), the
+     * configured schema pinned on each of its connections as in {@link #pool(Driver, String, Properties, Optional)}.
+     */
+    static PlanPool pool(ConnectionSettings settings, Optional<LlmSafeConfig> config) {
+        Optional<String> pin = Dialects.schemaPin(settings.url(), config.flatMap(LlmSafeConfig::schema).orElse(null));
         return new PlanPool() {
             private HikariDataSource pool;
 
             @Override
             public synchronized DataSource dataSource() throws SQLException {
                 if (pool == null) {
-                    pool = Pools.open("plan", settings, Pools.engineSize(settings.url()), Pools.Start.ON_FIRST_USE);
+                    pool = Pools.open("plan", settings, Pools.engineSize(settings.url()), Pools.Start.ON_FIRST_USE, pin);
                 }
                 return pool;
             }
@@ -147,12 +158,21 @@ final class Engine implements AutoCloseable {
      * {@link LlmSafeGuard} without a planning connection), not closed here: its connections go back with
      * the session settings they were lent with ({@link BorrowedConnections}).
      */
-    static PlanPool borrowed(DataSource target, Dialect dialect) {
-        DataSource lending = new BorrowedConnections(target, dialect.sessionReset());
+    static PlanPool borrowed(DataSource target, Dialect dialect, Optional<LlmSafeConfig> config) {
+        DataSource lending = new BorrowedConnections(target, dialect.sessionReset(), null);
+        // The store's statements name its tables without a schema: with a schema configured, each of its
+        // connections is pinned there as the command line's are (migrate), and put back when it goes back.
+        DataSource storing = config.flatMap(LlmSafeConfig::schema).isEmpty() ? lending
+                : new BorrowedConnections(target, dialect.sessionReset(), dialect::pinSchema);
         return new PlanPool() {
             @Override
             public DataSource dataSource() {
                 return lending;
+            }
+
+            @Override
+            public DataSource storeSource() {
+                return storing;
             }
 
             @Override
@@ -167,14 +187,7 @@ final class Engine implements AutoCloseable {
      * currentSchema, its role's search_path), so that the dry run resolves names as the caller's reads do.
      */
     static Dialect dialect(Connection first, Optional<LlmSafeConfig> config) throws SQLException {
-        Identifier schema = config.flatMap(LlmSafeConfig::schema).orElse(null);
-        if (schema == null) {
-            String current = first.getSchema();
-            if (current != null && !current.isEmpty()) {
-                schema = new Identifier(current, true);
-            }
-        }
-        return Dialects.of(first, schema);
+        return Dialects.of(first, config.flatMap(LlmSafeConfig::schema).orElse(null));
     }
 
     Policy policy() {
@@ -252,7 +265,7 @@ final class Engine implements AutoCloseable {
     private synchronized PlanSink sink() throws SQLException {
         checkOpen();
         if (sink == null) {
-            sink = sinks.open(config, planPool.dataSource(), dialect);
+            sink = sinks.open(config, planPool.storeSource(), dialect);
         }
         return sink;
     }

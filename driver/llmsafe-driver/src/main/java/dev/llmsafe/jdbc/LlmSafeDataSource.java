@@ -129,7 +129,7 @@ public final class LlmSafeDataSource implements DataSource, AutoCloseable {
     private synchronized Engine engine(Connection first) throws SQLException {
         if (engine == null) {
             Dialect dialect = Engine.dialect(first, config);
-            engine = new Engine(config, policy, dialect, Engine.borrowed(target, dialect), sinks);
+            engine = new Engine(config, policy, dialect, Engine.borrowed(target, dialect, config), sinks);
             engine.listener(listener);
         }
         return engine;

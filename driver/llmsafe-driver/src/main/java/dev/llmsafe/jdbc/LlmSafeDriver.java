@@ -96,7 +96,7 @@ public final class LlmSafeDriver implements Driver {
                             + " they would defeat the guard", parsed.removed(), DriverUrl.redacted(parsed.realUrl()));
                 }
                 return new Engine(Optional.of(config), config.policy(), Engine.dialect(raw, Optional.of(config)),
-                        Engine.pool(real, parsed.realUrl(), parsed.properties()), sinks);
+                        Engine.pool(real, parsed.realUrl(), parsed.properties(), Optional.of(config)), sinks);
             });
             return GuardedConnection.open(engine, raw, true, proposer, () -> engines.release(engine));
         } catch (SQLException | RuntimeException e) {

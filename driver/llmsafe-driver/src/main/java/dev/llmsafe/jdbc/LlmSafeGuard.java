@@ -78,7 +78,7 @@ public final class LlmSafeGuard implements AutoCloseable {
             Optional<LlmSafeConfig> c = Optional.of(config);
             Dialect dialect = Engine.dialect(first, c);
             engine = new Engine(c, config.policy(), dialect, config.planningConnection()
-                    .map(Engine::pool).orElseGet(() -> Engine.borrowed(lender, dialect)), PlanSinkFactory.DEFAULT);
+                    .map(s -> Engine.pool(s, c)).orElseGet(() -> Engine.borrowed(lender, dialect, c)), PlanSinkFactory.DEFAULT);
         }
         return engine;
     }

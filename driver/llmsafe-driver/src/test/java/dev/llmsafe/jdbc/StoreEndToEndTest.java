@@ -153,4 +153,68 @@ class StoreEndToEndTest {
             return catchThrowableOfType(PlanPendingException.class, s::executeBatch);
         }
     }
+
+    /**
+     * T1 where PostgreSQL's configured {@code schema} is not the schema the URL opens in: the store that the
+     * command line's deployment migrates is in the configured schema, and the driver's and the data source's
+     * plans are written there and found there, plan after plan. (The store had followed whatever the
+     * connection last did: migrate on a fresh connection put it in the URL's schema, and a connection that had
+     * run a dry run looked for it in the pinned one, STORE_MISSING; through a data source, the store's
+     * borrowed connection never had the pin.) The application's connections keep their own schema.
+     */
+    @org.junit.jupiter.api.Test
+    void T1_withAConfiguredSchemaThatIsNotTheUrlsTheStoreIsThereForTheCommandLineTheDriverAndTheDataSource()
+            throws Exception {
+        ScratchDatabase tables = dbs.fresh(Engine.POSTGRES);
+        fresh(tables);
+        ScratchDatabase other = dbs.fresh(Engine.POSTGRES); // the URL's currentSchema
+        dev.llmsafe.policy.LlmSafeConfig config = dev.llmsafe.policy.LlmSafeConfig.builder()
+                .connection(dev.llmsafe.policy.ConnectionSettings.of(other.url())).schema(tables.name())
+                .policy(POLICY).build();
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("llmsafe-schema-", ".json");
+        file.toFile().deleteOnExit();
+        java.nio.file.Files.writeString(file, config.toJson());
+
+        try (dev.llmsafe.assembly.Deployment d = new dev.llmsafe.assembly.Deployment(config, Clock.systemUTC())) {
+            d.store().migrate();
+        }
+        List<String> where = new java.util.ArrayList<>();
+        try (var s = tables.admin().createStatement(); var rs = s.executeQuery("SELECT table_schema FROM"
+                + " information_schema.tables WHERE table_name = 'llmsafe_plans' AND table_schema IN ('" + tables.name()
+                + "', '" + other.name() + "')")) {
+            while (rs.next()) {
+                where.add(rs.getString(1));
+            }
+        }
+        assertThat(where).as("where migrate put the store").containsExactly(tables.name());
+
+        PlanStore store;
+        try (HikariDataSource admin = pool(tables.url(), tables, "schema-store")) {
+            store = new PlanStore(admin, null, Duration.ofHours(24), Clock.systemUTC());
+            String url = DriverUrl.PREFIX + other.url().substring("jdbc:".length()) + "&llmsafe.config="
+                    + java.net.URLEncoder.encode(file.toString(), java.nio.charset.StandardCharsets.UTF_8);
+            try (HikariDataSource driver = pool(url, other, "schema-driver")) {
+                for (int i = 0; i < 3; i++) {
+                    PlanPendingException pending = catchThrowableOfType(PlanPendingException.class,
+                            () -> updateOrderStatus(driver, 2, "shipped"));
+                    assertThat((Throwable) pending).as("plan %d through the driver", i).isNotNull();
+                    assertThat(store.load(pending.planId()).status()).isEqualTo(PlanStatus.PROPOSED);
+                }
+            }
+            try (HikariDataSource application = pool(other.url(), other, "schema-app");
+                    LlmSafeDataSource guarded = new LlmSafeDataSource(application, config)) {
+                for (int i = 0; i < 3; i++) {
+                    PlanPendingException pending = catchThrowableOfType(PlanPendingException.class,
+                            () -> updateOrderStatus(guarded, 2, "shipped"));
+                    assertThat((Throwable) pending).as("plan %d through the data source", i).isNotNull();
+                    assertThat(store.load(pending.planId()).status()).isEqualTo(PlanStatus.PROPOSED);
+                }
+                try (Connection a = application.getConnection(); Connection b = application.getConnection()) {
+                    assertThat(List.of(a.getSchema(), b.getSchema())).as("the application's connections")
+                            .containsOnly(other.name());
+                }
+            }
+            assertThat(tables.snapshot("orders")).containsExactly("[1, packed]", "[2, packed]");
+        }
+    }
 }
