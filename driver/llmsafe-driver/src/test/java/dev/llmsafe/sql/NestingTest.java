@@ -65,6 +65,8 @@ class NestingTest {
         }
     }
 
+    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+
     @Test
     void S9_noInputUpToTheLongestAcceptedThrowsAnythingButARefusal() {
         int maxLength = 20_000;
@@ -77,9 +79,10 @@ class NestingTest {
                     if (sql.length() > maxLength) {
                         break;
                     }
-                    long started = System.nanoTime();
+                    // The analysis's own CPU time: on a loaded machine wall time counts the waits for a core.
+                    long started = THREADS.getCurrentThreadCpuTime();
                     String out = outcome(analyzer, sql, settings);
-                    long ms = (System.nanoTime() - started) / 1_000_000;
+                    long ms = (THREADS.getCurrentThreadCpuTime() - started) / 1_000_000;
                     if (out.startsWith("THREW") || ms > 2000) {
                         failures.add(settings.dialect() + " " + shape.getKey() + " x" + n + ": " + out + " in " + ms + " ms");
                     }
@@ -173,8 +176,8 @@ class NestingTest {
         for (String shape : List.of("IN list of strings", "long CASE", "select list")) {
             String small = ofLength(shapes.get(shape), 50_000);
             String large = ofLength(shapes.get(shape), 200_000);
-            long smallMs = bestOfTwo(analyzer, small);
-            long largeMs = bestOfTwo(analyzer, large);
+            long smallMs = bestOfThree(analyzer, small);
+            long largeMs = bestOfThree(analyzer, large);
             assertThat(largeMs).as(shape + ": " + small.length() + " characters in " + smallMs + " ms, "
                     + large.length() + " in " + largeMs + " ms").isLessThan(10 * smallMs + 300);
         }
@@ -197,12 +200,17 @@ class NestingTest {
         return shape.apply(n);
     }
 
-    private static long bestOfTwo(StatementAnalyzer analyzer, String sql) {
+    /**
+     * The analysis's own CPU time, the best of three: wall time on a loaded machine counts the time the
+     * thread waited for a core (seen: 79 ms and 1464 ms for a 4x longer text in a .ci/matrix run beside
+     * other builds), and the question is how the work grows, not how long the machine took.
+     */
+    private static long bestOfThree(StatementAnalyzer analyzer, String sql) {
         long best = Long.MAX_VALUE;
-        for (int run = 0; run < 2; run++) {
-            long started = System.nanoTime();
+        for (int run = 0; run < 3; run++) {
+            long started = THREADS.getCurrentThreadCpuTime();
             assertThat(outcome(analyzer, sql, Cases.PG)).isEqualTo(Kind.READ.name());
-            best = Math.min(best, (System.nanoTime() - started) / 1_000_000);
+            best = Math.min(best, (THREADS.getCurrentThreadCpuTime() - started) / 1_000_000);
         }
         return best;
     }
