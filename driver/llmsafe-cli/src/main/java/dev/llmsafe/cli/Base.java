@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * What every command shares: its name, description and options (which {@link Args} parses and prints as
@@ -130,7 +132,13 @@ abstract class Base {
                         + " LLMSAFE_CONFIG, or create ./llmsafe.json (llmsafe init --url JDBC_URL prints a starting one)");
             }
         }
-        return LlmSafeConfig.load(path.isAbsolute() ? path : main.cwd.resolve(path), main.env);
+        LlmSafeConfig config = LlmSafeConfig.load(path.isAbsolute() ? path : main.cwd.resolve(path), main.env);
+        if (main.cache != null && Stream.of(config.planningConnection(), config.readConnection(),
+                config.applyConnection(), config.storeConnection()).flatMap(Optional::stream)
+                .anyMatch(c -> c.url().startsWith("jdbc:sqlite:"))) {
+            SqliteLibrary.useCached(main.cache);
+        }
+        return config;
     }
 
     Deployment deployment() {

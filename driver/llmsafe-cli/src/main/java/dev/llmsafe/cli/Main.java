@@ -59,6 +59,11 @@ public final class Main {
     final InputStream stdin;
     /** Where {@code mcp} writes the protocol; null for the process's standard output. */
     final OutputStream stdout;
+    /**
+     * The launcher's cache directory ({@code -Dllmsafe.cache}, set by bin/llmsafe when it can write there), where
+     * SQLite's native library is kept between runs; null without one.
+     */
+    Path cache;
 
     /** A command line reading the process environment and working directory. */
     public Main() {
@@ -87,7 +92,10 @@ public final class Main {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
                 System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
-        System.exit(run(new Main(), new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+        Main main = new Main();
+        String cache = System.getProperty("llmsafe.cache", "");
+        main.cache = cache.isBlank() ? null : Path.of(cache);
+        System.exit(run(main, new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
     }
 
     /** Runs the command line with the given streams and returns its exit status. */
