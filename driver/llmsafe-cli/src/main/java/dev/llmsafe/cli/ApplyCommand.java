@@ -4,25 +4,23 @@ import dev.llmsafe.apply.ApplyResult;
 import dev.llmsafe.apply.Applier;
 import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.dialect.Dialect;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** Applies an approved plan. */
-@Command(name = "apply", description = {"Apply an approved plan, exactly as its card showed, or not at all.",
-        "On applyConnection: lock the rows, check they are still what the card showed, run the statement with its",
-        "stored parameters, check the result against the card, and commit; any difference rolls everything back",
-        "and closes the plan."})
 final class ApplyCommand extends Base {
 
-    @Parameters(index = "0", paramLabel = "PLAN", description = "The plan id, or its first 8 characters or more.")
     String id;
-
-    @Option(names = "--as", required = true, paramLabel = "ACTOR", description = "Who applies (recorded as given).")
     String actor;
-
-    @Option(names = "--allow-self-approve", description = "Allow the proposer to apply its own plan.")
     boolean allowSelf;
+
+    ApplyCommand() {
+        super("apply", "Apply an approved plan, exactly as its card showed, or not at all.",
+                "On applyConnection: lock the rows, check they are still what the card showed, run the statement with its",
+                "stored parameters, check the result against the card, and commit; any difference rolls everything back",
+                "and closes the plan.");
+        parameter("PLAN", v -> id = v, "The plan id, or its first 8 characters or more.");
+        option("--as", "ACTOR", v -> actor = v, "Who applies (recorded as given).").required();
+        flag("--allow-self-approve", () -> allowSelf = true, "Allow the proposer to apply its own plan.");
+    }
 
     @Override
     int execute() throws Exception {

@@ -12,15 +12,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import picocli.CommandLine.Command;
 
 /** The environment report. */
-@Command(name = "check", description = {"Report whether the environment is ready, and where each guard sits.",
-        "Which roles the configuration serves (propose, approve, apply). Per allowlisted table, whether a dry run",
-        "is possible there (and one is run on a real row, rolled back); whether the store exists; which",
-        "connections share a credential; whether the read connection can write; what is taken on trust. Exit",
-        "status 3 when a table meant to be written is not ready or the store is missing."})
 final class CheckCommand extends Base {
+
+    CheckCommand() {
+        super("check", "Report whether the environment is ready, and where each guard sits.",
+                "Which roles the configuration serves (propose, approve, apply). Per allowlisted table, whether a dry run",
+                "is possible there (and one is run on a real row, rolled back); whether the store exists; which",
+                "connections share a credential; whether the read connection can write; what is taken on trust. Exit",
+                "status 3 when a table meant to be written is not ready or the store is missing.");
+    }
 
     @Override
     int execute() throws Exception {

@@ -4,16 +4,17 @@ import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.jdbc.ReadEstimate;
 import dev.llmsafe.tools.DatabaseTools;
 import java.util.Locale;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
 
 /** The estimate the cost gate compares, for one read that is not run. */
-@Command(name = "explain", description = {"Show the cost estimate the cost gate (policy.read.maxCost) uses for a read.",
-        "The read is checked as it would be (allowlist, secret columns) and not run: only a plain EXPLAIN is."})
 final class ExplainCommand extends Base {
 
-    @Parameters(index = "0", paramLabel = "SQL", description = "One SELECT, without ? parameters.")
     String sql;
+
+    ExplainCommand() {
+        super("explain", "Show the cost estimate the cost gate (policy.read.maxCost) uses for a read.",
+                "The read is checked as it would be (allowlist, secret columns) and not run: only a plain EXPLAIN is.");
+        parameter("SQL", v -> sql = v, "One SELECT, without ? parameters.");
+    }
 
     @Override
     int execute() throws Exception {

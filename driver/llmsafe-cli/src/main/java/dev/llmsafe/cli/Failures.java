@@ -5,22 +5,21 @@ import dev.llmsafe.dialect.Dialects;
 import dev.llmsafe.policy.ConfigException;
 import java.io.PrintWriter;
 import java.sql.SQLException;
-import picocli.CommandLine;
 
 /**
  * How a failure reaches a person: a refusal as its code and message, a configuration error as its
  * located message, anything else as one line saying what failed and what to check. No stack trace
  * unless {@code --debug}. With {@code --json} the same goes to stdout as a JSON object.
  */
-final class Failures implements CommandLine.IExecutionExceptionHandler {
+final class Failures {
 
-    @Override
-    public int handleExecutionException(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
-        Object cmd = cl.getCommand();
-        boolean json = cmd instanceof Base b && b.common.json;
-        boolean debug = cmd instanceof Base b && b.common.debug;
-        PrintWriter err = cl.getErr();
-        PrintWriter out = cl.getOut();
+    private Failures() {
+    }
+
+    /** Prints what went wrong for a person (or, with --json, as JSON on stdout) and returns the exit status. */
+    static int handle(Exception e, Base cmd, PrintWriter out, PrintWriter err) {
+        boolean json = cmd.common.json;
+        boolean debug = cmd.common.debug;
         int status;
         String code;
         String message;

@@ -6,13 +6,15 @@ import java.io.Console;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import picocli.CommandLine.Command;
 
 /** A password's hash for the console's users. */
-@Command(name = "hash-password", description = {"Print the BCrypt hash of a password, for console.users[].passwordHash.",
-        "The password is read from the terminal (asked twice, not echoed), or as one line of standard input;",
-        "never from the command line, where other users of the machine and the shell's history would see it."})
 final class HashPasswordCommand extends Base {
+
+    HashPasswordCommand() {
+        super("hash-password", "Print the BCrypt hash of a password, for console.users[].passwordHash.",
+                "The password is read from the terminal (asked twice, not echoed), or as one line of standard input;",
+                "never from the command line, where other users of the machine and the shell's history would see it.");
+    }
 
     @Override
     int execute() throws Exception {

@@ -7,25 +7,24 @@ import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** Prints a commented starting configuration for a database. */
-@Command(name = "init", description = {"Print a commented starting configuration for a database.",
-        "It lists the tables found there. Redirect it to llmsafe.json and edit it: nothing is allowed until you",
-        "allow it."})
 final class InitCommand extends Base {
 
-    @Option(names = "--url", required = true, paramLabel = "JDBC_URL",
-            description = "The database, e.g. jdbc:postgresql://127.0.0.1:5432/app or jdbc:sqlite:app.db.")
     String url;
-
-    @Option(names = "--user", paramLabel = "USER", description = "The user to connect as, to list the tables.")
     String user;
+    String passwordEnv = "LLMSAFE_PASSWORD";
 
-    @Option(names = "--password-env", paramLabel = "VAR", defaultValue = "LLMSAFE_PASSWORD",
-            description = "The environment variable holding the password (default: ${DEFAULT-VALUE}).")
-    String passwordEnv;
+    InitCommand() {
+        super("init", "Print a commented starting configuration for a database.",
+                "It lists the tables found there. Redirect it to llmsafe.json and edit it: nothing is allowed until you",
+                "allow it.");
+        option("--url", "JDBC_URL", v -> url = v,
+                "The database, e.g. jdbc:postgresql://127.0.0.1:5432/app or jdbc:sqlite:app.db.").required();
+        option("--user", "USER", v -> user = v, "The user to connect as, to list the tables.");
+        option("--password-env", "VAR", v -> passwordEnv = v,
+                "The environment variable holding the password (default: " + passwordEnv + ").");
+    }
 
     @Override
     int execute() throws Exception {

@@ -10,11 +10,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** Lists plans. */
-@Command(name = "list", description = "List the stored plans, newest first.")
 final class ListCommand extends Base {
 
     private static final String ROW = "%-36s  %-8s  %-23s  %-16s  %5s  %s%n";
@@ -22,9 +19,13 @@ final class ListCommand extends Base {
     private static final java.time.format.DateTimeFormatter CREATED = java.time.format.DateTimeFormatter
             .ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(java.time.ZoneOffset.UTC);
 
-    @Option(names = "--status", paramLabel = "STATUS",
-            description = "Only plans with this status: proposed, approved, applying, applied, failed, rejected, expired.")
     String status;
+
+    ListCommand() {
+        super("list", "List the stored plans, newest first.");
+        option("--status", "STATUS", v -> status = v,
+                "Only plans with this status: proposed, approved, applying, applied, failed, rejected, expired.");
+    }
 
     @Override
     int execute() throws Exception {

@@ -4,12 +4,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 import java.util.function.UnaryOperator;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
 
 /**
  * The {@code llmsafe} command line. Configuration comes from {@code --config PATH}, else the
@@ -19,26 +15,32 @@ import picocli.CommandLine.Command;
  * configuration error; 3 {@code check} found something not ready; 4 an unexpected error (a driver
  * error, a server that is down), printed as one line, with the stack trace under {@code --debug}.
  */
-@Command(name = "llmsafe", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        description = "Guarded reads and approved writes for a database a language model can reach.")
-public final class Main implements Runnable {
+public final class Main {
 
-    /**
-     * The commands, in the order help lists them. Only the one named on the command line is built (picocli
-     * reads each command's annotations by reflection when it is added, a third of the start-up of a
-     * command that does little); all are when none is named exactly (help, a suggestion for a typo).
-     */
-    private static final Map<String, Class<?>> COMMANDS = commands(InitCommand.class, MigrateCommand.class,
-            CheckCommand.class, PlanCommand.class, ReadCommand.class, ExplainCommand.class, SchemaCommand.class,
-            McpCommand.class, ListCommand.class, ShowCommand.class, ApproveCommand.class, ApplyCommand.class,
-            RejectCommand.class, ServeCommand.class, HashPasswordCommand.class);
+    /** The commands, in the order help lists them. */
+    private static final List<String> COMMANDS = List.of("init", "migrate", "check", "plan", "read", "explain",
+            "schema", "mcp", "list", "show", "approve", "apply", "reject", "serve", "hash-password");
 
-    private static Map<String, Class<?>> commands(Class<?>... classes) {
-        Map<String, Class<?>> byName = new LinkedHashMap<>();
-        for (Class<?> c : classes) {
-            byName.put(c.getAnnotation(Command.class).name(), c);
-        }
-        return byName;
+    /** A new command of that name, or null. Only the one a run names is made. */
+    private static Base command(String name) {
+        return switch (name) {
+            case "init" -> new InitCommand();
+            case "migrate" -> new MigrateCommand();
+            case "check" -> new CheckCommand();
+            case "plan" -> new PlanCommand();
+            case "read" -> new ReadCommand();
+            case "explain" -> new ExplainCommand();
+            case "schema" -> new SchemaCommand();
+            case "mcp" -> new McpCommand();
+            case "list" -> new ListCommand();
+            case "show" -> new ShowCommand();
+            case "approve" -> new ApproveCommand();
+            case "apply" -> new ApplyCommand();
+            case "reject" -> new RejectCommand();
+            case "serve" -> new ServeCommand();
+            case "hash-password" -> new HashPasswordCommand();
+            default -> null;
+        };
     }
 
     /** Done. */
@@ -57,6 +59,11 @@ public final class Main implements Runnable {
     final InputStream stdin;
     /** Where {@code mcp} writes the protocol; null for the process's standard output. */
     final OutputStream stdout;
+    /**
+     * The launcher's cache directory ({@code -Dllmsafe.cache}, set by bin/llmsafe when it can write there), where
+     * SQLite's native library is kept between runs; null without one.
+     */
+    Path cache;
 
     /** A command line reading the process environment and working directory. */
     public Main() {
@@ -79,73 +86,99 @@ public final class Main implements Runnable {
         this.stdout = stdout;
     }
 
-    @Override
-    public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "name a command; see llmsafe --help");
-    }
-
     /** Runs the command line and exits with its status. */
     public static void main(String[] args) {
         // Library logs go to stderr, and only warnings, so that stdout carries nothing but the output.
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
                 System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
-        System.exit(run(new Main(), new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+        Main main = new Main();
+        String cache = System.getProperty("llmsafe.cache", "");
+        main.cache = cache.isBlank() ? null : Path.of(cache);
+        System.exit(run(main, new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
     }
 
     /** Runs the command line with the given streams and returns its exit status. */
     public static int run(Main main, PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cl = new CommandLine(main);
-        String named = Arrays.stream(args).filter(a -> !a.startsWith("-")).findFirst().orElse("");
-        if (COMMANDS.containsKey(named)) {
-            cl.addSubcommand(named, COMMANDS.get(named));
-        } else {
-            // Help lists every command, and a mistyped one is answered with the nearest names.
-            COMMANDS.forEach(cl::addSubcommand);
-            cl.addSubcommand("help", new CommandLine.HelpCommand());
+        String first = args.length == 0 ? "" : args[0];
+        if (first.equals("-h") || first.equals("--help") || first.equals("help") && args.length == 1) {
+            out.print(Args.help(COMMANDS.stream().map(Main::command).toList()));
+            out.flush();
+            return OK;
         }
-        cl.setOut(out);
-        cl.setErr(err);
-        cl.setExecutionExceptionHandler(new Failures());
-        cl.setUsageHelpAutoWidth(true);
-        cl.setParameterExceptionHandler((e, a) -> {
-            err.println(e.getMessage());
-            // A mistyped command or option: the nearest ones picocli knows ("Did you mean: ...").
-            CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
-            err.println("See: llmsafe " + (e.getCommandLine().getCommandName().equals("llmsafe") ? ""
-                    : e.getCommandLine().getCommandName() + " ") + "--help");
-            return USAGE;
-        });
-        return cl.execute(args);
+        if (first.equals("-V") || first.equals("--version")) {
+            for (String line : version()) {
+                out.println(line);
+            }
+            return OK;
+        }
+        boolean helpOf = first.equals("help");
+        String name = helpOf ? args[1] : first;
+        Base cmd = command(name);
+        if (cmd == null) {
+            String message = args.length == 0 ? "name a command; see llmsafe --help"
+                    : name.startsWith("-") ? "Unknown option: '" + name + "'"
+                    : "Unknown command: '" + name + "'";
+            List<String> near = name.startsWith("-") ? List.of() : Args.nearest(name, COMMANDS);
+            return usage(err, new Args.UsageException(message, near.stream().map(n -> "llmsafe " + n).toList()), "");
+        }
+        cmd.bind(main, out, err);
+        try {
+            if (helpOf || Args.parse(cmd, args, 1)) {
+                out.print(Args.help(cmd));
+                out.flush();
+                return OK;
+            }
+        } catch (Args.UsageException e) {
+            return usage(err, e, cmd.name + " ");
+        } catch (RuntimeException e) {
+            return Failures.handle(e, cmd, out, err); // a value the option cannot hold, such as a path
+        }
+        try {
+            return cmd.execute();
+        } catch (Exception e) {
+            return Failures.handle(e, cmd, out, err);
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    /** A usage error: what was wrong, the nearest names when something was mistyped, where help is. */
+    private static int usage(PrintWriter err, Args.UsageException e, String command) {
+        err.println(e.getMessage());
+        if (!e.suggestions.isEmpty()) {
+            err.println("Did you mean: " + String.join(" or ", e.suggestions) + "?");
+        }
+        err.println("See: llmsafe " + command + "--help");
+        err.flush();
+        return USAGE;
     }
 
     /**
      * The version and build time, from the executable jar's manifest ({@code Implementation-Version},
      * {@code Build-Time}); a run from compiled classes has none and says so.
      */
-    static final class Version implements CommandLine.IVersionProvider {
-        @Override
-        public String[] getVersion() {
-            String v = Main.class.getPackage().getImplementationVersion();
-            if (v == null) {
-                return new String[] {"llmsafe (development build, run from compiled classes)"};
-            }
-            String built = buildTime();
-            return new String[] {"llmsafe " + v + (built == null ? "" : " (built " + built + ")"),
-                "Java " + Runtime.version() + ", " + System.getProperty("java.vm.name", "")};
+    static String[] version() {
+        String v = Main.class.getPackage().getImplementationVersion();
+        if (v == null) {
+            return new String[] {"llmsafe (development build, run from compiled classes)"};
         }
+        String built = buildTime();
+        return new String[] {"llmsafe " + v + (built == null ? "" : " (built " + built + ")"),
+            "Java " + Runtime.version() + ", " + System.getProperty("java.vm.name", "")};
+    }
 
-        private static String buildTime() {
-            java.net.URL self = Main.class.getResource("Main.class");
-            if (self == null || !"jar".equals(self.getProtocol())) {
-                return null;
-            }
-            String jar = self.toString().substring(0, self.toString().indexOf("!/") + 2);
-            try (InputStream in = java.net.URI.create(jar + "META-INF/MANIFEST.MF").toURL().openStream()) {
-                return new java.util.jar.Manifest(in).getMainAttributes().getValue("Build-Time");
-            } catch (java.io.IOException | IllegalArgumentException e) {
-                return null;
-            }
+    private static String buildTime() {
+        java.net.URL self = Main.class.getResource("Main.class");
+        if (self == null || !"jar".equals(self.getProtocol())) {
+            return null;
+        }
+        String jar = self.toString().substring(0, self.toString().indexOf("!/") + 2);
+        try (InputStream in = java.net.URI.create(jar + "META-INF/MANIFEST.MF").toURL().openStream()) {
+            return new java.util.jar.Manifest(in).getMainAttributes().getValue("Build-Time");
+        } catch (java.io.IOException | IllegalArgumentException e) {
+            return null;
         }
     }
 }

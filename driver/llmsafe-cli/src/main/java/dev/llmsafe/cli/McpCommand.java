@@ -6,25 +6,25 @@ import dev.llmsafe.tools.DatabaseTools;
 import java.io.PrintStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** The MCP server over standard input and output. */
-@Command(name = "mcp", description = {"Serve the Model Context Protocol over stdin/stdout for an assistant.",
-        "Four tools: sql_read, sql_plan, sql_plan_status, sql_schema; none approves or applies. Only protocol",
-        "messages go to stdout; logs go to stderr. Ends when stdin ends."})
 final class McpCommand extends Base {
 
     private static final Logger LOG = LoggerFactory.getLogger(McpCommand.class);
 
-    @Option(names = "--as", paramLabel = "NAME", description = {"The proposer named on every plan (recorded as given).",
-            "Default: mcp:<the client's name>."})
     String proposer;
+    int maxResultBytes = 1048576;
 
-    @Option(names = "--max-result-bytes", paramLabel = "N", defaultValue = "1048576", description = {
-            "The largest tool result sent, in bytes of JSON (default: ${DEFAULT-VALUE}). A read is cut to the rows",
-            "that fit and says so (truncatedBy: bytes); anything else larger is refused (RESULT_TOO_LARGE)."})
-    int maxResultBytes;
+    McpCommand() {
+        super("mcp", "Serve the Model Context Protocol over stdin/stdout for an assistant.",
+                "Four tools: sql_read, sql_plan, sql_plan_status, sql_schema; none approves or applies. Only protocol",
+                "messages go to stdout; logs go to stderr. Ends when stdin ends.");
+        option("--as", "NAME", v -> proposer = v, "The proposer named on every plan (recorded as given).",
+                "Default: mcp:<the client's name>.");
+        intOption("--max-result-bytes", "N", v -> maxResultBytes = v,
+                "The largest tool result sent, in bytes of JSON (default: " + maxResultBytes + "). A read is cut to the rows",
+                "that fit and says so (truncatedBy: bytes); anything else larger is refused (RESULT_TOO_LARGE).");
+    }
 
     @Override
     int execute() throws Exception {

@@ -1,13 +1,15 @@
 package dev.llmsafe.cli;
 
 import dev.llmsafe.assembly.Deployment;
-import picocli.CommandLine.Command;
 
 /** Creates or upgrades the plan store. */
-@Command(name = "migrate", description = {"Create or upgrade the plan store.",
-        "The tables llmsafe_plans and llmsafe_audit, in the database of storeConnection (else connection).",
-        "Running it again changes nothing."})
 final class MigrateCommand extends Base {
+
+    MigrateCommand() {
+        super("migrate", "Create or upgrade the plan store.",
+                "The tables llmsafe_plans and llmsafe_audit, in the database of storeConnection (else connection).",
+                "Running it again changes nothing.");
+    }
 
     @Override
     int execute() throws Exception {

@@ -14,25 +14,23 @@ import java.sql.Connection;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** Proposes an UPDATE or DELETE: a dry run, and the card. */
-@Command(name = "plan", description = {"Propose an UPDATE or DELETE: a dry run, and its card.",
-        "The statement runs for real, is rolled back and the rollback proven; the plan is stored and its card",
-        "printed. Nothing in the database changes."})
 final class PlanCommand extends Base {
 
-    @Parameters(index = "0", paramLabel = "SQL", description = "One UPDATE or DELETE; ? for parameters.")
     String sql;
-
-    @Option(names = "--param", paramLabel = "VALUE", description = {"A value for the next ?. A whole number binds as a",
-            "number, NULL as NULL, anything else as text; force text with string:VALUE."})
-    List<String> params = new ArrayList<>();
-
-    @Option(names = "--as", required = true, paramLabel = "ACTOR", description = "Who proposes it (recorded as given).")
+    final List<String> params = new ArrayList<>();
     String actor;
+
+    PlanCommand() {
+        super("plan", "Propose an UPDATE or DELETE: a dry run, and its card.",
+                "The statement runs for real, is rolled back and the rollback proven; the plan is stored and its card",
+                "printed. Nothing in the database changes.");
+        parameter("SQL", v -> sql = v, "One UPDATE or DELETE; ? for parameters.");
+        option("--param", "VALUE", params::add, "A value for the next ?. A whole number binds as a",
+                "number, NULL as NULL, anything else as text; force text with string:VALUE.").repeatable();
+        option("--as", "ACTOR", v -> actor = v, "Who proposes it (recorded as given).").required();
+    }
 
     @Override
     int execute() throws Exception {

@@ -8,32 +8,29 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** A guarded read, as the model's connection would run it. */
-@Command(name = "read", description = {"Run a guarded read and print its rows.",
-        "The same guard as jdbc:llmsafe:: allowlisted tables only, secret columns refused, a read-only session,",
-        "the statement timeout, the cost gate, and at most policy.read.maxRows rows; a cut result says so",
-        "(on stderr for CSV, so that the file stays clean). Binary values are exact: {\"t\": \"bin\", \"len\": N,",
-        "\"hex\": \"...\"} in JSON, \\x and hex in a table or CSV. In CSV, a text beginning with = + - @, a tab or",
-        "a carriage return is prefixed with ' so that a spreadsheet does not run it as a formula (--csv-raw: not)."})
 final class ReadCommand extends Base {
 
-    @Parameters(index = "0", paramLabel = "SQL", description = "One SELECT.")
     String sql;
-
-    @Option(names = "--format", description = "table, csv or json (default: table; --json is --format json).")
     String format;
-
-    @Option(names = "--null", paramLabel = "TEXT", description = {"How CSV writes NULL (default: an empty field, as it",
-            "writes an empty text; give a TEXT such as \\N to tell them apart)."})
     String nullText;
-
-    @Option(names = "--csv-raw", description = {"CSV values exactly as read, also those a spreadsheet would run as a",
-            "formula (= + - @, tab, carriage return first). Only for a program that reads the file, never a spreadsheet."})
     boolean csvRaw;
+
+    ReadCommand() {
+        super("read", "Run a guarded read and print its rows.",
+                "The same guard as jdbc:llmsafe:: allowlisted tables only, secret columns refused, a read-only session,",
+                "the statement timeout, the cost gate, and at most policy.read.maxRows rows; a cut result says so",
+                "(on stderr for CSV, so that the file stays clean). Binary values are exact: {\"t\": \"bin\", \"len\": N,",
+                "\"hex\": \"...\"} in JSON, \\x and hex in a table or CSV. In CSV, a text beginning with = + - @, a tab or",
+                "a carriage return is prefixed with ' so that a spreadsheet does not run it as a formula (--csv-raw: not).");
+        parameter("SQL", v -> sql = v, "One SELECT.");
+        option("--format", "FORMAT", v -> format = v, "table, csv or json (default: table; --json is --format json).");
+        option("--null", "TEXT", v -> nullText = v, "How CSV writes NULL (default: an empty field, as it",
+                "writes an empty text; give a TEXT such as \\N to tell them apart).");
+        flag("--csv-raw", () -> csvRaw = true, "CSV values exactly as read, also those a spreadsheet would run as a",
+                "formula (= + - @, tab, carriage return first). Only for a program that reads the file, never a spreadsheet.");
+    }
 
     @Override
     int execute() throws Exception {

@@ -2,22 +2,20 @@ package dev.llmsafe.cli;
 
 import dev.llmsafe.apply.Approver;
 import dev.llmsafe.assembly.Deployment;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** Rejects a plan. */
-@Command(name = "reject", description = "Reject a proposed or approved plan; it can then never be applied.")
 final class RejectCommand extends Base {
 
-    @Parameters(index = "0", paramLabel = "PLAN", description = "The plan id, or its first 8 characters or more.")
     String id;
-
-    @Option(names = "--as", required = true, paramLabel = "ACTOR", description = "Who rejects (recorded as given).")
     String actor;
-
-    @Option(names = "--reason", paramLabel = "TEXT", description = "Why, for the audit trail.")
     String reason;
+
+    RejectCommand() {
+        super("reject", "Reject a proposed or approved plan; it can then never be applied.");
+        parameter("PLAN", v -> id = v, "The plan id, or its first 8 characters or more.");
+        option("--as", "ACTOR", v -> actor = v, "Who rejects (recorded as given).").required();
+        option("--reason", "TEXT", v -> reason = v, "Why, for the audit trail.");
+    }
 
     @Override
     int execute() throws Exception {

@@ -3,17 +3,18 @@ package dev.llmsafe.cli;
 import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.check.SchemaContext;
 import java.sql.Connection;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** The schema context for prompts. */
-@Command(name = "schema", description = {"Print the schema context for a model's prompt.",
-        "Allowlisted tables, columns, types, nullability, comments, keys, relationships and impact sentences;",
-        "secret columns left out."})
 final class SchemaCommand extends Base {
 
-    @Option(names = "--format", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE}).")
-    String format;
+    String format = "text";
+
+    SchemaCommand() {
+        super("schema", "Print the schema context for a model's prompt.",
+                "Allowlisted tables, columns, types, nullability, comments, keys, relationships and impact sentences;",
+                "secret columns left out.");
+        option("--format", "FORMAT", v -> format = v, "text or json (default: " + format + ").");
+    }
 
     @Override
     int execute() throws Exception {

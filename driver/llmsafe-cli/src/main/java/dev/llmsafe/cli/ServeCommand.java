@@ -4,22 +4,23 @@ import dev.llmsafe.assembly.Deployment;
 import dev.llmsafe.console.ConsoleServer;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** The approval console in a browser. */
-@Command(name = "serve", description = {"Serve the approval console: plans read, approved, rejected and applied in a",
-        "browser by the users of the configuration's console section; guarded reads with their CSV. The store,",
-        "apply and read credentials and the seal key stay on this server. Runs until stopped (Ctrl-C, SIGTERM)."})
 final class ServeCommand extends Base {
 
-    @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1", description = {"The address to",
-            "listen on (default: ${DEFAULT-VALUE}, this machine only; put a reverse proxy or console.tls before",
-            "anything wider)."})
-    String bind;
+    String bind = "127.0.0.1";
+    int port = 8080;
 
-    @Option(names = "--port", paramLabel = "N", defaultValue = "8080", description = "The port (default: ${DEFAULT-VALUE}).")
-    int port;
+    ServeCommand() {
+        super("serve", "Serve the approval console in a browser.",
+                "Plans read, approved, rejected and applied by the users of the configuration's console section;",
+                "guarded reads with their CSV. The store, apply and read credentials and the seal key stay on this",
+                "server. Runs until stopped (Ctrl-C, SIGTERM).");
+        option("--bind", "ADDRESS", v -> bind = v, "The address to",
+                "listen on (default: " + bind + ", this machine only; put a reverse proxy or console.tls before",
+                "anything wider).");
+        intOption("--port", "N", v -> port = v, "The port (default: " + port + ").");
+    }
 
     @Override
     int execute() throws Exception {

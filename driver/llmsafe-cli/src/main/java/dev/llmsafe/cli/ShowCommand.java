@@ -7,15 +7,16 @@ import dev.llmsafe.value.Visible;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
 
 /** Shows one plan: its card, its status and its history. */
-@Command(name = "show", description = "Print a plan's card again, with its status and its history.")
 final class ShowCommand extends Base {
 
-    @Parameters(index = "0", paramLabel = "PLAN", description = "The plan id, or its first 8 characters or more.")
     String id;
+
+    ShowCommand() {
+        super("show", "Print a plan's card again, with its status and its history.");
+        parameter("PLAN", v -> id = v, "The plan id, or its first 8 characters or more.");
+    }
 
     @Override
     int execute() throws Exception {

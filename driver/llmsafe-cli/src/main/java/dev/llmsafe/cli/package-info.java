@@ -1,5 +1,6 @@
 /**
- * The {@code llmsafe} command line (picocli): {@link dev.llmsafe.cli.Main} and one class per command.
+ * The {@code llmsafe} command line: {@link dev.llmsafe.cli.Main}, one class per command (its options declared in
+ * its constructor) and {@code Args}, the parser and the help.
  * Commands build what they need from the configuration through {@link dev.llmsafe.assembly.Deployment} (the four
  * connections as small pools): {@code plan}, {@code approve}, {@code apply}, {@code reject},
  * {@code list} and {@code show} on the plan store and the applier; {@code read}, {@code explain} and
