@@ -4,6 +4,7 @@ import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.Bounds;
 import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.SessionSettings;
 import dev.llmsafe.dialect.Watchdog;
 import dev.llmsafe.dryrun.Images;
 import dev.llmsafe.dryrun.SideEffects;
@@ -15,6 +16,7 @@ import dev.llmsafe.plan.PlannedStatement;
 import dev.llmsafe.plan.RowChange;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.sql.Analysis;
+import dev.llmsafe.sql.LexSettings;
 import dev.llmsafe.sql.SecretCheck;
 import dev.llmsafe.sql.StatementAnalyzer;
 import dev.llmsafe.value.Value;
@@ -60,21 +62,24 @@ public final class Replayer {
     /**
      * Replays every statement of the plan on {@code c}, which is in the transaction the caller began.
      *
+     * @param session the settings {@code c}'s session is known to hold (the plan's, as the caller reproduced
+     *     and proved them): the first statement is read by them; every later one by the live session's, which
+     *     a trigger of an earlier statement may have changed
      * @return the rows each statement wrote
      * @throws RefusedException when anything differs from the plan; the caller must roll back
      */
-    public List<Long> replay(Connection c, Plan plan) throws SQLException {
+    public List<Long> replay(Connection c, Plan plan, SessionSettings session) throws SQLException {
         List<Long> counts = new ArrayList<>();
         boolean written = false;
         for (PlannedStatement s : plan.statements()) {
-            counts.add(statement(c, s, written));
+            counts.add(statement(c, s, written, written ? dialect.lexSettings(c) : dialect.lexSettings(c, session)));
             written = true;
         }
         return counts;
     }
 
-    private long statement(Connection c, PlannedStatement s, boolean written) throws SQLException {
-        Analysis a = analyzer.analyze(s.sql(), dialect.lexSettings(c));
+    private long statement(Connection c, PlannedStatement s, boolean written, LexSettings lex) throws SQLException {
+        Analysis a = analyzer.analyze(s.sql(), lex);
         boolean delete = s.kind() == PlannedStatement.Kind.DELETE;
         if (a.kind() != (delete ? Analysis.Kind.DELETE : Analysis.Kind.UPDATE)) {
             throw mismatch("the stored statement now reads as a " + a.kind());

@@ -114,6 +114,26 @@ final class PostgresDialect implements Dialect {
         return SessionSettings.of(session.read(c, searchPath()));
     }
 
+    /**
+     * One round trip: pgjdbc sends BEGIN with the statement that pins the schema, sets both bounds for the
+     * transaction (set_config(..., true), SET LOCAL) and reads the session. A setting made like the
+     * application's in the transaction (set_config(..., false)) outlasts its COMMIT, so the caller puts the
+     * pool's own back; a ROLLBACK undoes it.
+     */
+    @Override
+    public SessionSettings beginApply(Connection c, Bounds bounds, SessionSettings wanted) throws SQLException {
+        c.setAutoCommit(false);
+        SessionSettings own = SessionSettings.of(session.read(c, searchPath(), bounds));
+        session.reproduce(c, own.values(), wanted);
+        return own;
+    }
+
+    @Override
+    public LexSettings lexSettings(Connection c, SessionSettings known) throws SQLException {
+        String conforming = known.values().get("standard_conforming_strings");
+        return conforming == null ? lexSettings(c) : LexSettings.postgres(!"off".equalsIgnoreCase(conforming));
+    }
+
     @Override
     public void begin(Connection c, Bounds bounds) throws SQLException {
         c.setAutoCommit(false);

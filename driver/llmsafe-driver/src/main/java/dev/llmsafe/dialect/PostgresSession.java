@@ -35,16 +35,30 @@ final class PostgresSession extends SessionVariables {
      * is evaluated in order), so a connection is pinned and read in one round trip.
      */
     Map<String, String> read(Connection c, String searchPath) throws SQLException {
+        return read(c, searchPath, null);
+    }
+
+    /**
+     * {@link #read(Connection, String)}, with the bounds of the transaction this statement is the first of set
+     * by it too when {@code bounds} is not null ({@code set_config(..., true)}: SET LOCAL).
+     */
+    Map<String, String> read(Connection c, String searchPath, Bounds bounds) throws SQLException {
         StringBuilder sql = new StringBuilder("SELECT ");
+        int first = 1;
         if (searchPath != null) {
             sql.append("set_config('search_path', ?, false), ");
+            first++;
+        }
+        if (bounds != null) {
+            sql.append("set_config('lock_timeout', '").append(bounds.lockTimeoutMs()).append("ms', true), ")
+                    .append("set_config('statement_timeout', '").append(bounds.statementTimeoutMs()).append("ms', true), ");
+            first += 2;
         }
         for (String n : NAMES) {
             sql.append("current_setting('").append(n).append("'), ");
         }
         sql.setLength(sql.length() - 2);
         Map<String, String> out = new LinkedHashMap<>();
-        int first = searchPath == null ? 1 : 2;
         try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
             if (searchPath != null) {
                 ps.setString(1, searchPath);
