@@ -12,6 +12,7 @@ import dev.llmsafe.plan.ParameterReplay;
 import dev.llmsafe.plan.Plan;
 import dev.llmsafe.plan.PlannedStatement;
 import dev.llmsafe.policy.Policy;
+import dev.llmsafe.sql.Analysis;
 import dev.llmsafe.store.AuditAction;
 import dev.llmsafe.store.AuditEntry;
 import dev.llmsafe.store.AuditOutcome;
@@ -154,14 +155,17 @@ public final class Applier {
 
     private List<Long> replayIn(Connection c, Plan plan) throws SQLException {
         // D17: the apply runs in the application's session, as the dry run did; the pooled connection's own
-        // settings are put back afterwards.
+        // settings are put back afterwards. The first statement is read by the settings of that session, as
+        // beginApply makes and proves it, so that its table can be asked in the round trip that opens the apply.
         SessionSettings wanted = plan.session();
+        Analysis first = replayer.analyze(plan.statements().get(0), dialect.lexSettings(c, wanted));
         SessionSettings own = null;
         List<Long> rows;
         try {
             // Inside the bound: on SQLite, BEGIN IMMEDIATE is where the apply waits for another writer.
-            own = dialect.beginApply(c, bounds, wanted);
-            rows = replayer.replay(c, plan, wanted);
+            Dialect.Opened opened = dialect.beginApply(c, bounds, wanted, first.target());
+            own = opened.own();
+            rows = replayer.replay(c, plan, first, opened.table());
         } catch (RuntimeException e) {
             end(c, own, wanted);
             throw e;

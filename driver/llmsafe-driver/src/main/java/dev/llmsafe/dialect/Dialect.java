@@ -126,6 +126,26 @@ public interface Dialect {
         return own;
     }
 
+    /**
+     * What {@link #beginApply(Connection, Bounds, SessionSettings, QualifiedName)} read.
+     *
+     * @param own the session as the pooled connection held it, for the caller to put back afterwards
+     * @param table the catalog's answer about the apply's first table, asked in the apply's transaction
+     */
+    record Opened(SessionSettings own, Optional<TableInfo> table) {
+    }
+
+    /**
+     * {@link #beginApply(Connection, Bounds, SessionSettings)} and the catalog's answer about {@code table}
+     * ({@link #table}), in as few round trips as the dialect can; the answer is asked after the transaction
+     * began, in the session made like {@code wanted}, as it would be asked next.
+     */
+    default Opened beginApply(Connection c, Bounds bounds, SessionSettings wanted, QualifiedName table)
+            throws SQLException {
+        SessionSettings own = beginApply(c, bounds, wanted);
+        return new Opened(own, table(c, table));
+    }
+
     /** Commits what {@link #beginApply} opened and leaves the connection in auto-commit. */
     default void commitApply(Connection c) throws SQLException {
         c.commit();
