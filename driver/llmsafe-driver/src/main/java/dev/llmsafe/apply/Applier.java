@@ -9,8 +9,10 @@ import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.SessionSettings;
 import dev.llmsafe.dialect.UnreadableValueException;
 import dev.llmsafe.plan.ParameterReplay;
+import dev.llmsafe.plan.Plan;
 import dev.llmsafe.plan.PlannedStatement;
 import dev.llmsafe.policy.Policy;
+import dev.llmsafe.sql.Analysis;
 import dev.llmsafe.store.AuditAction;
 import dev.llmsafe.store.AuditEntry;
 import dev.llmsafe.store.AuditOutcome;
@@ -107,12 +109,7 @@ public final class Applier {
                     + " apply it. Another person must apply it; if one person really holds both roles, set"
                     + " allowSelfApprove (the audit will say so).");
         }
-        try {
-            store.audit(planId, actor, AuditAction.APPLY, AuditOutcome.ATTEMPTING, "");
-        } catch (SQLException e) {
-            throw new RefusedException(Refusal.AUDIT_FAILED, "the audit record of this attempt could not be written ("
-                    + e.getMessage() + "), so nothing was applied: every apply leaves a trace first.", e);
-        }
+        // A7, A8: the "attempting" audit row is written, committed, before the plan moves (AUDIT_FAILED when not).
         if (!store.markApplying(planId, actor)) {
             throw Approver.closed(store.load(planId));
         }
@@ -152,19 +149,50 @@ public final class Applier {
             ParameterReplay.check(s.parameters());
         }
         try (Connection c = applyPool.getConnection()) {
-            dialect.initConnection(c);
-            // D17: the apply runs in the application's session, as the dry run did; the pooled connection's own
-            // settings are put back afterwards.
-            SessionSettings own = dialect.session(c);
-            try {
-                dialect.reproduce(c, sp.plan().session());
-                return replayIn(c, sp);
-            } finally {
-                restore(c, own, sp.plan().session());
-            }
+            return replayIn(c, sp.plan());
         }
     }
 
+    private List<Long> replayIn(Connection c, Plan plan) throws SQLException {
+        // D17: the apply runs in the application's session, as the dry run did; the pooled connection's own
+        // settings are put back afterwards. The first statement is read by the settings of that session, as
+        // beginApply makes and proves it, so that its table can be asked in the round trip that opens the apply.
+        SessionSettings wanted = plan.session();
+        Analysis first = replayer.analyze(plan.statements().get(0), dialect.lexSettings(c, wanted));
+        SessionSettings own = null;
+        List<Long> rows;
+        try {
+            // Inside the bound: on SQLite, BEGIN IMMEDIATE is where the apply waits for another writer.
+            Dialect.Opened opened = dialect.beginApply(c, bounds, wanted, first.target());
+            own = opened.own();
+            rows = replayer.replay(c, plan, first, opened.table());
+        } catch (RuntimeException e) {
+            end(c, own, wanted);
+            throw e;
+        } catch (SQLException e) {
+            end(c, own, wanted);
+            if (e instanceof UnreadableValueException u) {
+                throw u.refusal();
+            }
+            // The server's own bound, or the watchdog's (MySQL bounds no write on the server, F01).
+            Optional<Refusal> bound = e instanceof RefusedException r && r.code() == Refusal.STATEMENT_TIMEOUT
+                    ? Optional.of(r.code()) : dialect.boundRefusal(e);
+            throw bound.<SQLException>map(code -> new RefusedException(code, "the apply waited or"
+                    + " ran past its bound (" + bounds.lockTimeoutMs() + " ms for a lock, " + bounds.statementTimeoutMs()
+                    + " ms a statement); nothing was applied. Propose the change again.", e)).orElse(e);
+        }
+        try {
+            dialect.commitApply(c);
+        } catch (SQLException e) {
+            end(c, own, wanted);
+            throw new SQLException("COMMIT failed (" + e.getMessage() + "): whether the change was written is"
+                    + " unknown. Check the rows of the plan before anything else.", e.getSQLState(), e);
+        }
+        restore(c, own, wanted);
+        return rows;
+    }
+
+    /** Puts the pooled connection's own settings back after an apply; one that cannot be is discarded. */
     private void restore(Connection c, SessionSettings own, SessionSettings used) {
         if (own.equals(used)) {
             return;
@@ -180,52 +208,19 @@ public final class Applier {
         Connections.discard(applyPool, c);
     }
 
-    private List<Long> replayIn(Connection c, StoredPlan sp) throws SQLException {
-        boolean begun = false;
-        List<Long> rows;
-        try {
-            // Inside the bound: on SQLite, BEGIN IMMEDIATE is where the apply waits for another writer.
-            dialect.begin(c, bounds);
-            begun = true;
-            rows = replayer.replay(c, sp.plan());
-        } catch (RuntimeException e) {
-            end(c, begun);
-            throw e;
-        } catch (SQLException e) {
-            end(c, begun);
-            if (e instanceof UnreadableValueException u) {
-                throw u.refusal();
-            }
-            // The server's own bound, or the watchdog's (MySQL bounds no write on the server, F01).
-            Optional<Refusal> bound = e instanceof RefusedException r && r.code() == Refusal.STATEMENT_TIMEOUT
-                    ? Optional.of(r.code()) : dialect.boundRefusal(e);
-            throw bound.<SQLException>map(code -> new RefusedException(code, "the apply waited or"
-                    + " ran past its bound (" + bounds.lockTimeoutMs() + " ms for a lock, " + bounds.statementTimeoutMs()
-                    + " ms a statement); nothing was applied. Propose the change again.", e)).orElse(e);
-        }
-        try {
-            c.commit();
-        } catch (SQLException e) {
-            end(c, true);
-            throw new SQLException("COMMIT failed (" + e.getMessage() + "): whether the change was written is"
-                    + " unknown. Check the rows of the plan before anything else.", e.getSQLState(), e);
-        }
-        c.setAutoCommit(true);
-        return rows;
-    }
-
     /**
-     * Rolls back a transaction that began; a connection whose transaction could not begin, or cannot end,
-     * is in a state no later apply should inherit (sqlite-jdbc, for one, says it is in a transaction after
-     * a BEGIN that failed, and a pool may not know), so it leaves the pool.
+     * Rolls back a transaction that began and puts the session back; a connection whose transaction could
+     * not begin ({@code own} is null), or cannot end, is in a state no later apply should inherit
+     * (sqlite-jdbc, for one, says it is in a transaction after a BEGIN that failed, and a pool may not know),
+     * so it leaves the pool.
      */
-    private void end(Connection c, boolean begun) {
-        if (begun) {
+    private void end(Connection c, SessionSettings own, SessionSettings used) {
+        if (own != null) {
             try {
-                c.rollback();
-                c.setAutoCommit(true);
+                dialect.rollbackDryRun(c);
+                restore(c, own, used);
                 return;
-            } catch (SQLException e) {
+            } catch (SQLException | RuntimeException e) {
                 LOG.debug("rollback after a failed apply failed; discarding the connection", e);
             }
         }
@@ -234,6 +229,12 @@ public final class Applier {
 
     /** The outcome, best effort: a failure to record it is a warning, never a false failure (A7). */
     private List<String> record(UUID planId, String actor, PlanStatus status, AuditOutcome outcome, String detail) {
+        try {
+            store.finish(planId, status, actor, outcome, detail);
+            return List.of();
+        } catch (SQLException e) {
+            LOG.debug("plan {}: the outcome and its audit row could not be written together; writing them apart", planId, e);
+        }
         List<String> warnings = new ArrayList<>();
         try {
             store.finish(planId, status, detail);

@@ -9,6 +9,7 @@ import dev.llmsafe.store.PlanStatus;
 import dev.llmsafe.store.PlanStore;
 import dev.llmsafe.store.StoredPlan;
 import java.sql.SQLException;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -58,13 +59,14 @@ public final class Approver {
                     + " approve it: a card read by its own author confirms nothing. Another person must approve it;"
                     + " if one person really holds both roles, set allowSelfApprove (the audit will say so).");
         }
-        if (!store.markApproved(planId, actor)) {
+        // The move and its audit row are one act; the plan returned is the one just checked, as approved.
+        Optional<StoredPlan> approved = store.markApproved(sp, actor, self ? AuditOutcome.SELF_APPROVED : AuditOutcome.DONE,
+                self ? "proposed and approved by the same actor (allowSelfApprove)" : "");
+        if (approved.isEmpty()) {
             requireProposed(store.load(planId));
             throw new RefusedException(Refusal.ALREADY_APPROVED, "plan " + planId + " changed while it was being approved.");
         }
-        store.audit(planId, actor, AuditAction.APPROVE, self ? AuditOutcome.SELF_APPROVED : AuditOutcome.DONE,
-                self ? "proposed and approved by the same actor (allowSelfApprove)" : "");
-        return store.load(planId);
+        return approved.get();
     }
 
     /** Rejects a proposed or approved plan; it can then never be applied. */

@@ -4,6 +4,7 @@ import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.dialect.Bounds;
 import dev.llmsafe.dialect.Dialect;
+import dev.llmsafe.dialect.TableInfo;
 import dev.llmsafe.dialect.Watchdog;
 import dev.llmsafe.dryrun.Images;
 import dev.llmsafe.dryrun.SideEffects;
@@ -15,6 +16,7 @@ import dev.llmsafe.plan.PlannedStatement;
 import dev.llmsafe.plan.RowChange;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.sql.Analysis;
+import dev.llmsafe.sql.LexSettings;
 import dev.llmsafe.sql.SecretCheck;
 import dev.llmsafe.sql.StatementAnalyzer;
 import dev.llmsafe.value.Value;
@@ -25,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -58,23 +61,13 @@ public final class Replayer {
     }
 
     /**
-     * Replays every statement of the plan on {@code c}, which is in the transaction the caller began.
+     * A2: a stored statement as the analysis reads it now, in a session whose text settings are {@code lex}:
+     * still the kind of write the plan says, with as many parameters as it holds.
      *
-     * @return the rows each statement wrote
-     * @throws RefusedException when anything differs from the plan; the caller must roll back
+     * @throws RefusedException RESULT_MISMATCH when it reads otherwise now
      */
-    public List<Long> replay(Connection c, Plan plan) throws SQLException {
-        List<Long> counts = new ArrayList<>();
-        boolean written = false;
-        for (PlannedStatement s : plan.statements()) {
-            counts.add(statement(c, s, written));
-            written = true;
-        }
-        return counts;
-    }
-
-    private long statement(Connection c, PlannedStatement s, boolean written) throws SQLException {
-        Analysis a = analyzer.analyze(s.sql(), dialect.lexSettings(c));
+    public Analysis analyze(PlannedStatement s, LexSettings lex) throws SQLException {
+        Analysis a = analyzer.analyze(s.sql(), lex);
         boolean delete = s.kind() == PlannedStatement.Kind.DELETE;
         if (a.kind() != (delete ? Analysis.Kind.DELETE : Analysis.Kind.UPDATE)) {
             throw mismatch("the stored statement now reads as a " + a.kind());
@@ -83,8 +76,37 @@ public final class Replayer {
             throw mismatch("the stored statement now reads with " + a.parameterCount() + " parameters, the plan holds "
                     + s.parameters().size());
         }
+        return a;
+    }
+
+    /**
+     * Replays every statement of the plan on {@code c}, which is in the transaction the caller began.
+     *
+     * @param first the plan's first statement as {@link #analyze} read it, in the session the caller made
+     *     like the plan's; every later statement is read by the live session's settings, which a trigger
+     *     of an earlier statement may have changed
+     * @param firstTable the catalog's answer about {@code first}'s target, asked in this transaction
+     * @return the rows each statement wrote
+     * @throws RefusedException when anything differs from the plan; the caller must roll back
+     */
+    public List<Long> replay(Connection c, Plan plan, Analysis first, Optional<TableInfo> firstTable)
+            throws SQLException {
+        List<Long> counts = new ArrayList<>();
+        boolean written = false;
+        for (PlannedStatement s : plan.statements()) {
+            Analysis a = written ? analyze(s, dialect.lexSettings(c)) : first;
+            Optional<TableInfo> table = written ? dialect.table(c, a.target()) : firstTable;
+            counts.add(statement(c, s, written, a, table));
+            written = true;
+        }
+        return counts;
+    }
+
+    private long statement(Connection c, PlannedStatement s, boolean written, Analysis a, Optional<TableInfo> table)
+            throws SQLException {
+        boolean delete = s.kind() == PlannedStatement.Kind.DELETE;
         SecretCheck.check(a, policy);
-        Target t = Target.check(c, dialect, policy, a);
+        Target t = Target.check(c, dialect, policy, a, table);
         if (!t.info().ref().equals(s.table())) {
             throw mismatch("the statement now resolves to " + t.info().ref() + ", not " + s.table());
         }

@@ -108,6 +108,58 @@ public interface Dialect {
         begin(c, bounds);
     }
 
+    /**
+     * A2, A9, D17: opens an apply's transaction on a connection of the apply pool, in as few round trips as
+     * the dialect can: the connection set up as {@link #initSession(Connection, Bounds)} sets it up, its
+     * session read (on every borrow, in the statement that sets it up: a trigger of an earlier apply may have
+     * moved a setting), made like {@code wanted} where it differs ({@link #reproduce}), and the transaction
+     * begun with its bounds, as {@link #beginDryRun} begins a dry run's. When this throws, the connection's
+     * state is unknown: the caller discards it. The apply ends with {@link #commitApply} or
+     * {@link #rollbackDryRun}.
+     *
+     * @return the session as the pooled connection held it, for the caller to put back afterwards
+     */
+    default SessionSettings beginApply(Connection c, Bounds bounds, SessionSettings wanted) throws SQLException {
+        SessionSettings own = initSession(c, bounds);
+        reproduce(c, own, wanted);
+        beginDryRun(c, bounds);
+        return own;
+    }
+
+    /**
+     * What {@link #beginApply(Connection, Bounds, SessionSettings, QualifiedName)} read.
+     *
+     * @param own the session as the pooled connection held it, for the caller to put back afterwards
+     * @param table the catalog's answer about the apply's first table, asked in the apply's transaction
+     */
+    record Opened(SessionSettings own, Optional<TableInfo> table) {
+    }
+
+    /**
+     * {@link #beginApply(Connection, Bounds, SessionSettings)} and the catalog's answer about {@code table}
+     * ({@link #table}), in as few round trips as the dialect can; the answer is asked after the transaction
+     * began, in the session made like {@code wanted}, as it would be asked next.
+     */
+    default Opened beginApply(Connection c, Bounds bounds, SessionSettings wanted, QualifiedName table)
+            throws SQLException {
+        SessionSettings own = beginApply(c, bounds, wanted);
+        return new Opened(own, table(c, table));
+    }
+
+    /** Commits what {@link #beginApply} opened and leaves the connection in auto-commit. */
+    default void commitApply(Connection c) throws SQLException {
+        c.commit();
+        c.setAutoCommit(true);
+    }
+
+    /**
+     * {@link #lexSettings(Connection)} of a session known to hold {@code known} (as {@link #reproduce} left and
+     * proved it, nothing run since), taken from it without a round trip where it holds them.
+     */
+    default LexSettings lexSettings(Connection c, SessionSettings known) throws SQLException {
+        return lexSettings(c);
+    }
+
     /** Rolls back what {@link #beginDryRun} opened and leaves the connection in auto-commit. */
     default void rollbackDryRun(Connection c) throws SQLException {
         try {

@@ -161,6 +161,22 @@ final class MysqlDialect implements Dialect {
         Jdbc.execute(c, "START TRANSACTION");
     }
 
+    /** COMMIT in SQL, as {@link #beginDryRun} opened the transaction (an apply's too) in SQL. */
+    @Override
+    public void commitApply(Connection c) throws SQLException {
+        if (!c.getAutoCommit()) {
+            Dialect.super.commitApply(c);
+            return;
+        }
+        Jdbc.execute(c, "COMMIT");
+    }
+
+    @Override
+    public LexSettings lexSettings(Connection c, SessionSettings known) throws SQLException {
+        String mode = known.values().get("sql_mode");
+        return mode == null ? lexSettings(c) : LexSettings.mysql(mode);
+    }
+
     @Override
     public void rollbackDryRun(Connection c) throws SQLException {
         if (!c.getAutoCommit()) {

@@ -119,6 +119,26 @@ final class PostgresDialect implements Dialect {
         return SessionSettings.of(session.read(c, searchPath()));
     }
 
+    /**
+     * One round trip: pgjdbc sends BEGIN with the statement that pins the schema, sets both bounds for the
+     * transaction (set_config(..., true), SET LOCAL) and reads the session. A setting made like the
+     * application's in the transaction (set_config(..., false)) outlasts its COMMIT, so the caller puts the
+     * pool's own back; a ROLLBACK undoes it.
+     */
+    @Override
+    public SessionSettings beginApply(Connection c, Bounds bounds, SessionSettings wanted) throws SQLException {
+        c.setAutoCommit(false);
+        SessionSettings own = SessionSettings.of(session.read(c, searchPath(), bounds));
+        session.reproduce(c, own.values(), wanted);
+        return own;
+    }
+
+    @Override
+    public LexSettings lexSettings(Connection c, SessionSettings known) throws SQLException {
+        String conforming = known.values().get("standard_conforming_strings");
+        return conforming == null ? lexSettings(c) : LexSettings.postgres(!"off".equalsIgnoreCase(conforming));
+    }
+
     @Override
     public void begin(Connection c, Bounds bounds) throws SQLException {
         c.setAutoCommit(false);
@@ -166,30 +186,71 @@ final class PostgresDialect implements Dialect {
 
     @Override
     public Optional<TableInfo> table(Connection c, QualifiedName name) throws SQLException {
-        String sql = String.format(TABLE, String.format(FK_KEYS, "con.conkey", "con.conrelid") + "::text[]",
+        try (java.sql.PreparedStatement ps = c.prepareStatement(tableSql())) {
+            ps.setString(1, renderAsWritten(name));
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                return table(rs);
+            }
+        }
+    }
+
+    private static String tableSql() {
+        return String.format(TABLE, String.format(FK_KEYS, "con.conkey", "con.conrelid") + "::text[]",
                 String.format(FK_KEYS, "con.confkey", "con.confrelid") + "::text[]");
+    }
+
+    /**
+     * The apply's opening and its first table's catalog answer in one round trip: pgjdbc sends the two
+     * statements of one PreparedStatement with one Sync, BEGIN before them; the second runs after the
+     * first has pinned the schema. When the session had to be made like the application's, the table is
+     * asked again after that, in the session the statement runs in.
+     */
+    @Override
+    public Opened beginApply(Connection c, Bounds bounds, SessionSettings wanted, QualifiedName table)
+            throws SQLException {
+        c.setAutoCommit(false);
+        Map<String, String> own;
+        Optional<TableInfo> info;
+        try (java.sql.PreparedStatement ps = c.prepareStatement(session.sql(true, bounds) + "; " + tableSql())) {
+            ps.setString(1, searchPath());
+            ps.setString(2, renderAsWritten(table));
+            ps.execute();
+            try (java.sql.ResultSet rs = ps.getResultSet()) {
+                own = session.values(rs, true, bounds);
+            }
+            if (!ps.getMoreResults()) {
+                throw new SQLException("the catalog query of the apply's opening returned no rows", "XX000");
+            }
+            try (java.sql.ResultSet rs = ps.getResultSet()) {
+                info = table(rs);
+            }
+        }
+        SessionSettings settings = SessionSettings.of(own);
+        session.reproduce(c, own, wanted);
+        if (!settings.equals(wanted)) {
+            info = table(c, table);
+        }
+        return new Opened(settings, info);
+    }
+
+    private Optional<TableInfo> table(java.sql.ResultSet rs) throws SQLException {
         String[] table = null;
         List<ColumnInfo> columns = new ArrayList<>();
         List<String> primaryKey = new ArrayList<>();
         List<TableInfo.Trigger> triggers = new ArrayList<>();
         List<TableInfo.ForeignKey> inbound = new ArrayList<>();
-        try (java.sql.PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, renderAsWritten(name));
-            try (java.sql.ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    switch (rs.getString(1)) {
-                        case "t" -> table = new String[] {rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6)};
-                        case "c" -> columns.add(new ColumnInfo(rs.getString(3), rs.getString(4), rs.getString(5),
-                                "true".equals(rs.getString(6)), "true".equals(rs.getString(7)), false,
-                                Optional.ofNullable(rs.getString(8))));
-                        case "k" -> primaryKey.add(rs.getString(3));
-                        case "g" -> trigger(rs.getString(3), Integer.parseInt(rs.getString(4))).ifPresent(triggers::add);
-                        case "f" -> inbound.add(new TableInfo.ForeignKey(new TableRef(rs.getString(3), rs.getString(4)),
-                                strings(rs.getArray(9)), new TableRef(rs.getString(5), rs.getString(6)),
-                                strings(rs.getArray(10)), action(rs.getString(7)), action(rs.getString(8))));
-                        default -> throw new IllegalStateException("unexpected catalog row " + rs.getString(1));
-                    }
-                }
+        while (rs.next()) {
+            switch (rs.getString(1)) {
+                case "t" -> table = new String[] {rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6)};
+                case "c" -> columns.add(new ColumnInfo(rs.getString(3), rs.getString(4), rs.getString(5),
+                        "true".equals(rs.getString(6)), "true".equals(rs.getString(7)), false,
+                        Optional.ofNullable(rs.getString(8))));
+                case "k" -> primaryKey.add(rs.getString(3));
+                case "g" -> trigger(rs.getString(3), Integer.parseInt(rs.getString(4))).ifPresent(triggers::add);
+                case "f" -> inbound.add(new TableInfo.ForeignKey(new TableRef(rs.getString(3), rs.getString(4)),
+                        strings(rs.getArray(9)), new TableRef(rs.getString(5), rs.getString(6)),
+                        strings(rs.getArray(10)), action(rs.getString(7)), action(rs.getString(8))));
+                default -> throw new IllegalStateException("unexpected catalog row " + rs.getString(1));
             }
         }
         if (table == null) {

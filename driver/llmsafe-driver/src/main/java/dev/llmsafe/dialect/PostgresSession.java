@@ -35,27 +35,49 @@ final class PostgresSession extends SessionVariables {
      * is evaluated in order), so a connection is pinned and read in one round trip.
      */
     Map<String, String> read(Connection c, String searchPath) throws SQLException {
+        return read(c, searchPath, null);
+    }
+
+    /**
+     * {@link #read(Connection, String)}, with the bounds of the transaction this statement is the first of set
+     * by it too when {@code bounds} is not null ({@code set_config(..., true)}: SET LOCAL).
+     */
+    Map<String, String> read(Connection c, String searchPath, Bounds bounds) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql(searchPath != null, bounds))) {
+            if (searchPath != null) {
+                ps.setString(1, searchPath);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                return values(rs, searchPath != null, bounds);
+            }
+        }
+    }
+
+    /** The statement of {@link #read(Connection, String, Bounds)}; its one parameter is the search path, if pinned. */
+    String sql(boolean pin, Bounds bounds) {
         StringBuilder sql = new StringBuilder("SELECT ");
-        if (searchPath != null) {
+        if (pin) {
             sql.append("set_config('search_path', ?, false), ");
+        }
+        if (bounds != null) {
+            sql.append("set_config('lock_timeout', '").append(bounds.lockTimeoutMs()).append("ms', true), ")
+                    .append("set_config('statement_timeout', '").append(bounds.statementTimeoutMs()).append("ms', true), ");
         }
         for (String n : NAMES) {
             sql.append("current_setting('").append(n).append("'), ");
         }
         sql.setLength(sql.length() - 2);
+        return sql.toString();
+    }
+
+    /** The settings from the result of {@link #sql}. */
+    Map<String, String> values(ResultSet rs, boolean pin, Bounds bounds) throws SQLException {
+        int first = 1 + (pin ? 1 : 0) + (bounds != null ? 2 : 0);
         Map<String, String> out = new LinkedHashMap<>();
-        int first = searchPath == null ? 1 : 2;
-        try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
-            if (searchPath != null) {
-                ps.setString(1, searchPath);
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                for (int i = 0; i < NAMES.size(); i++) {
-                    String v = rs.getString(i + first);
-                    out.put(NAMES.get(i), v == null ? "" : v);
-                }
-            }
+        rs.next();
+        for (int i = 0; i < NAMES.size(); i++) {
+            String v = rs.getString(i + first);
+            out.put(NAMES.get(i), v == null ? "" : v);
         }
         return out;
     }

@@ -90,7 +90,17 @@ public record Target(TableInfo info, TablePolicy policy, List<String> setColumns
     }
 
     public static Target check(Connection c, Dialect dialect, Policy policy, Analysis a) throws SQLException {
-        TableInfo info = dialect.table(c, a.target()).orElseThrow(() -> new RefusedException(Refusal.TABLE_NOT_ALLOWED,
+        return check(c, dialect, policy, a, dialect.table(c, a.target()));
+    }
+
+    /**
+     * {@link #check(Connection, Dialect, Policy, Analysis)} with the catalog's answer about the target
+     * already asked, on {@code c}, in the transaction the statement runs in (an apply asks it in the round
+     * trip that opens the transaction).
+     */
+    public static Target check(Connection c, Dialect dialect, Policy policy, Analysis a, Optional<TableInfo> table)
+            throws SQLException {
+        TableInfo info = table.orElseThrow(() -> new RefusedException(Refusal.TABLE_NOT_ALLOWED,
                 a.target() + " is not a table this connection can see, so it is not one the policy allows."
                         + " Name an allowlisted table."));
         // The policy's entry spelled as the statement names its target means the table just resolved, in this

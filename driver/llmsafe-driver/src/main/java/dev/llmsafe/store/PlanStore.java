@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -372,28 +373,37 @@ public final class PlanStore implements PlanSink {
     }
 
     /**
-     * The plan's row, with the store's version asked in the same query: a row read from a store at
-     * another version than this llmsafe's, a missing table or no row at all is answered by {@link #ready}
-     * first (missing, older, newer), as a separate question before every read had done.
+     * The plan's row and its history in one query (a UNION ALL: the plan's row tagged 0, then its audit rows
+     * tagged 1, in the order they were written), with the store's version asked in the same query: a row
+     * read from a store at another version than this llmsafe's, a missing table or no row at all is
+     * answered by {@link #ready} first (missing, older, newer), as a separate question before every read had
+     * done.
      */
+    private static final String PLAN_AND_HISTORY = "SELECT 0, NULL, status, plan_json, checksum, seal, approved_by,"
+            + " approved_at, approval_seal, outcome, proposer, " + VERSION_NOW + " FROM " + StoreSchema.PLANS
+            + " WHERE id = ? UNION ALL SELECT 1, id, at, actor, action, outcome, detail, NULL, NULL, NULL, NULL, NULL"
+            + " FROM " + StoreSchema.AUDIT + " WHERE plan_id = ? ORDER BY 1, 2";
+
     private StoredPlan readRow(Connection c, UUID id) throws SQLException {
-        String[] row;
-        try (PreparedStatement ps = c.prepareStatement("SELECT status, plan_json, checksum, seal, approved_by, approved_at,"
-                + " approval_seal, outcome, proposer, " + VERSION_NOW + " FROM "
-                + StoreSchema.PLANS + " WHERE id = ?")) {
+        String[] row = null;
+        List<AuditEntry> history = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(PLAN_AND_HISTORY)) {
             ps.setString(1, id.toString());
+            ps.setString(2, id.toString());
             try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    ready(c);
-                    throw new RefusedException(Refusal.PLAN_NOT_FOUND, "there is no plan " + id + " in the store."
-                            + " Check the id; `llmsafe list` shows the plans.");
-                }
-                if (rs.getInt(10) != StoreSchema.CURRENT) {
-                    ready(c); // refuses: missing, older or newer
-                }
-                row = new String[9];
-                for (int i = 0; i < 9; i++) {
-                    row[i] = rs.getString(i + 1);
+                while (rs.next()) {
+                    if (rs.getInt(1) == 0) {
+                        if (rs.getInt(12) != StoreSchema.CURRENT) {
+                            ready(c); // refuses: missing, older or newer
+                        }
+                        row = new String[9];
+                        for (int i = 0; i < 9; i++) {
+                            row[i] = rs.getString(i + 3);
+                        }
+                    } else if (row != null) {
+                        history.add(new AuditEntry(Instant.parse(rs.getString(3)), rs.getString(4),
+                                AuditAction.of(rs.getString(5)), AuditOutcome.of(rs.getString(6)), rs.getString(7)));
+                    }
                 }
             }
         } catch (SQLException e) {
@@ -401,6 +411,11 @@ public final class PlanStore implements PlanSink {
                 ready(c);
             }
             throw e;
+        }
+        if (row == null) {
+            ready(c);
+            throw new RefusedException(Refusal.PLAN_NOT_FOUND, "there is no plan " + id + " in the store."
+                    + " Check the id; `llmsafe list` shows the plans.");
         }
         String json = row[1];
         if (!Seals.checksum(json).equals(row[2])) {
@@ -428,7 +443,7 @@ public final class PlanStore implements PlanSink {
             throw tampered(id, "it is marked " + status.label() + " but no approval is recorded");
         }
         return new StoredPlan(plan, status, Optional.ofNullable(row[4]), Optional.ofNullable(row[5]).map(Instant::parse),
-                Optional.ofNullable(row[7]), history(c, id));
+                Optional.ofNullable(row[7]), history, row[2]);
     }
 
     private void checkSeal(UUID id, String stored, String expected, String what) throws RefusedException {
@@ -448,66 +463,107 @@ public final class PlanStore implements PlanSink {
                 + ". It will not be approved or applied; propose the change again, and find out who can write the store.");
     }
 
-    private List<AuditEntry> history(Connection c, UUID id) throws SQLException {
-        List<AuditEntry> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT at, actor, action, outcome, detail FROM " + StoreSchema.AUDIT
-                + " WHERE plan_id = ? ORDER BY id")) {
-            ps.setString(1, id.toString());
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new AuditEntry(Instant.parse(rs.getString(1)), rs.getString(2),
-                            AuditAction.of(rs.getString(3)), AuditOutcome.of(rs.getString(4)), rs.getString(5)));
-                }
-            }
-        }
-        return out;
-    }
-
     // ---- status moves ----
 
-    /** PROPOSED to APPROVED, recording and sealing who and when; false when another move came first. */
-    public boolean markApproved(UUID id, String actor) throws SQLException {
+    /**
+     * PROPOSED to APPROVED, recording and sealing who and when, with its audit row: both or neither
+     * ({@link #moveAudited}). The plan must still hold the text {@code proposed} was read and checked with
+     * (its checksum, which the approval's seal covers), so nothing is read again before or after.
+     *
+     * @param proposed the plan as {@link #load} returned it, proposed
+     * @param actor who approves, as given
+     * @param outcome the audit row's outcome (done, or self-approved)
+     * @param detail the audit row's detail
+     * @return the plan as approved; empty when another move or an edit of the plan came first
+     */
+    public Optional<StoredPlan> markApproved(StoredPlan proposed, String actor, AuditOutcome outcome, String detail)
+            throws SQLException {
+        UUID id = proposed.plan().id();
+        String checksum = proposed.checksum();
+        String at = clock.instant().toString();
         try (Connection c = source.getConnection()) {
-            String at = clock.instant().toString();
-            String checksum;
-            try (PreparedStatement ps = c.prepareStatement("SELECT checksum, " + VERSION_NOW + " FROM " + StoreSchema.PLANS
-                    + " WHERE id = ?")) {
-                ps.setString(1, id.toString());
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next()) {
-                        ready(c);
-                        return false;
-                    }
-                    if (rs.getInt(2) != StoreSchema.CURRENT) {
-                        ready(c); // refuses: missing, older or newer
-                    }
-                    checksum = rs.getString(1);
-                }
-            } catch (SQLException e) {
-                throw whyMissing(c, e);
+            boolean moved = moveAudited(c, "UPDATE " + StoreSchema.PLANS + " SET status = ?, approved_by = ?,"
+                    + " approved_at = ?, approval_seal = ? WHERE id = ? AND status = ? AND checksum = ? AND "
+                    + VERSION_NOW + " = " + StoreSchema.CURRENT, Arrays.asList(PlanStatus.APPROVED.label(), actor, at,
+                    seals.approvalSeal(id.toString(), checksum, actor, at), id.toString(),
+                    PlanStatus.PROPOSED.label(), checksum), new AuditRow(id, at, actor, AuditAction.APPROVE, outcome, detail));
+            if (!moved) {
+                return Optional.empty();
             }
-            return update(c, "UPDATE " + StoreSchema.PLANS + " SET status = ?, approved_by = ?, approved_at = ?,"
-                    + " approval_seal = ? WHERE id = ? AND status = ?", PlanStatus.APPROVED.label(), actor, at,
-                    seals.approvalSeal(id.toString(), checksum, actor, at), id.toString(), PlanStatus.PROPOSED.label()) == 1;
         }
+        List<AuditEntry> history = new ArrayList<>(proposed.history());
+        history.add(new AuditEntry(Instant.parse(at), actor, AuditAction.APPROVE, outcome, detail));
+        return Optional.of(new StoredPlan(proposed.plan(), PlanStatus.APPROVED, Optional.of(actor),
+                Optional.of(Instant.parse(at)), proposed.outcome(), history, checksum));
     }
 
-    /** APPROVED to APPLYING: the one step two appliers race for; false for the loser (A8). */
+    /**
+     * A7 and A8: the "attempting" audit row, then APPROVED to APPLYING, the one step two appliers race for.
+     * On PostgreSQL both are one statement, atomic as any statement is; elsewhere the audit row is written
+     * first, committed, and then the plan moved. Either way no plan moves to applying without its audit
+     * row, and an applier that loses the race leaves its attempt in the trail, as before.
+     *
+     * @return false for the loser of the race
+     * @throws RefusedException AUDIT_FAILED when the audit row could not be written (nothing moved), or
+     *     STORE_MISSING
+     */
     public boolean markApplying(UUID id, String actor) throws SQLException {
         try (Connection c = source.getConnection()) {
+            String at = clock.instant().toString();
+            String move = "UPDATE " + StoreSchema.PLANS + " SET status = ?, applied_by = ? WHERE id = ? AND status = ?"
+                    + " AND " + VERSION_NOW + " = " + StoreSchema.CURRENT;
+            List<Object> moveParams = Arrays.asList(PlanStatus.APPLYING.label(), actor, id.toString(), PlanStatus.APPROVED.label());
+            String audit = "INSERT INTO " + StoreSchema.AUDIT + " (plan_id, at, actor, action, outcome, detail)"
+                    + " SELECT ?, ?, ?, ?, ?, ? FROM " + StoreSchema.VERSION + " WHERE version = " + StoreSchema.CURRENT;
+            List<Object> auditParams = Arrays.asList(id.toString(), at, actor, AuditAction.APPLY.label(),
+                    AuditOutcome.ATTEMPTING.label(), "");
+            int written;
             int moved;
-            try {
-                moved = update(c, "UPDATE " + StoreSchema.PLANS + " SET status = ?, applied_by = ? WHERE id = ? AND status = ?"
-                        + " AND " + VERSION_NOW + " = " + StoreSchema.CURRENT, PlanStatus.APPLYING.label(), actor,
-                        id.toString(), PlanStatus.APPROVED.label());
-            } catch (SQLException e) {
-                throw whyMissing(c, e);
+            if (dialect(c).insertsInWith()) {
+                List<Object> params = new ArrayList<>(moveParams);
+                params.addAll(auditParams);
+                int[] counts;
+                try {
+                    counts = counts(c, "WITH m AS (" + move + " RETURNING id), a AS (" + audit + " RETURNING plan_id)"
+                            + " SELECT (SELECT COUNT(*) FROM a), (SELECT COUNT(*) FROM m)", params.toArray());
+                } catch (SQLException e) {
+                    throw auditFailed(c, e);
+                }
+                written = counts[0];
+                moved = counts[1];
+            } else {
+                try {
+                    written = update(c, audit, auditParams.toArray());
+                } catch (SQLException e) {
+                    throw auditFailed(c, e);
+                }
+                if (written != 1) {
+                    ready(c); // refuses: missing, older or newer
+                    throw auditFailed(c, new SQLException("the store wrote no audit row"));
+                }
+                try {
+                    moved = update(c, move, moveParams.toArray());
+                } catch (SQLException e) {
+                    throw whyMissing(c, e);
+                }
             }
-            if (moved != 1) {
+            if (written != 1 || moved != 1) {
                 ready(c); // a store at another version moves nothing: refused as such, not as a lost race
+            }
+            if (written != 1) {
+                throw auditFailed(c, new SQLException("the store wrote no audit row"));
             }
             return moved == 1;
         }
+    }
+
+    private SQLException auditFailed(Connection c, SQLException e) throws SQLException {
+        if (e instanceof RefusedException r) {
+            return r;
+        }
+        whyMissing(c, e);
+        return new RefusedException(Refusal.AUDIT_FAILED, "the audit record of this attempt could not be written ("
+                + e.getMessage() + "), so nothing was applied: every apply leaves a trace first.", e);
     }
 
     /** APPLYING to APPLIED or FAILED, with the outcome in words. */
@@ -517,6 +573,116 @@ public final class PlanStore implements PlanSink {
         }
         try (Connection c = source.getConnection()) {
             return move(c, id, List.of(PlanStatus.APPLYING), outcome, detail);
+        }
+    }
+
+    /**
+     * {@link #finish} and the outcome's audit row, both or neither ({@link #moveAudited}): on PostgreSQL one
+     * statement. A caller that must not lose the status move when the audit row cannot be written (A7) calls
+     * {@link #finish} and {@link #audit} apart when this throws.
+     *
+     * @return whether the plan moved (false: it was not applying)
+     */
+    public boolean finish(UUID id, PlanStatus outcome, String actor, AuditOutcome auditOutcome, String detail)
+            throws SQLException {
+        if (outcome != PlanStatus.APPLIED && outcome != PlanStatus.FAILED) {
+            throw new IllegalArgumentException("an apply ends applied or failed");
+        }
+        String at = clock.instant().toString();
+        try (Connection c = source.getConnection()) {
+            return moveAudited(c, "UPDATE " + StoreSchema.PLANS + " SET status = ?, finished_at = ?, outcome = ?"
+                    + " WHERE id = ? AND status = ? AND " + VERSION_NOW + " = " + StoreSchema.CURRENT,
+                    Arrays.asList(outcome.label(), at, detail, id.toString(), PlanStatus.APPLYING.label()),
+                    new AuditRow(id, at, actor, AuditAction.APPLY, auditOutcome, detail));
+        }
+    }
+
+    /** An audit row to write with a status move. */
+    private record AuditRow(UUID id, String at, String actor, AuditAction action, AuditOutcome outcome, String detail) {
+    }
+
+    /**
+     * A status move and its audit row, both or neither. On PostgreSQL one statement in auto-commit: the move
+     * in a data-modifying WITH and the audit row written from the row it moved (one round trip). On MySQL
+     * and MariaDB a transaction opened and ended in SQL (Connector/J's setAutoCommit would send a
+     * {@code SET autocommit} each way); elsewhere a JDBC transaction. {@code move} checks the store's version
+     * in its WHERE; when it moves nothing, nothing is written and {@link #ready} says whether another
+     * version is why.
+     *
+     * @return whether the plan moved
+     */
+    private boolean moveAudited(Connection c, String move, List<Object> moveParams, AuditRow row) throws SQLException {
+        Dialect d = dialect(c);
+        List<Object> auditParams = Arrays.asList(row.at(), row.actor(), row.action().label(), row.outcome().label(),
+                row.detail());
+        if (d.insertsInWith() && c.getAutoCommit()) {
+            List<Object> params = new ArrayList<>(moveParams);
+            params.addAll(auditParams);
+            int written;
+            try {
+                written = update(c, "WITH m AS (" + move + " RETURNING id) INSERT INTO " + StoreSchema.AUDIT
+                        + " (plan_id, at, actor, action, outcome, detail) SELECT id, ?, ?, ?, ?, ? FROM m", params.toArray());
+            } catch (SQLException e) {
+                throw whyMissing(c, e);
+            }
+            if (written != 1) {
+                ready(c); // refuses: missing, older or newer
+            }
+            return written == 1;
+        }
+        boolean sqlTransaction = d.startTransaction().isPresent() && c.getAutoCommit();
+        if (sqlTransaction) {
+            execute(c, d.startTransaction().get());
+        } else {
+            c.setAutoCommit(false);
+        }
+        boolean ended = false;
+        try {
+            int moved;
+            try {
+                moved = update(c, move, moveParams.toArray());
+            } catch (SQLException e) {
+                end(c, sqlTransaction, false);
+                ended = true;
+                throw whyMissing(c, e);
+            }
+            if (moved != 1) {
+                end(c, sqlTransaction, false);
+                ended = true;
+                ready(c); // refuses: missing, older or newer
+                return false;
+            }
+            update(c, "INSERT INTO " + StoreSchema.AUDIT + " (plan_id, at, actor, action, outcome, detail)"
+                    + " VALUES (?, ?, ?, ?, ?, ?)", row.id().toString(), row.at(), row.actor(), row.action().label(),
+                    row.outcome().label(), row.detail());
+            end(c, sqlTransaction, true);
+            ended = true;
+            return true;
+        } finally {
+            if (!ended) {
+                try {
+                    end(c, sqlTransaction, false);
+                } catch (SQLException e) {
+                    LOG.debug("rollback of a failed store move failed; discarding the connection", e);
+                    Connections.discard(source, c);
+                }
+            }
+        }
+    }
+
+    private static void end(Connection c, boolean sqlTransaction, boolean commit) throws SQLException {
+        if (sqlTransaction) {
+            execute(c, commit ? "COMMIT" : "ROLLBACK");
+            return;
+        }
+        try {
+            if (commit) {
+                c.commit();
+            } else {
+                c.rollback();
+            }
+        } finally {
+            c.setAutoCommit(true);
         }
     }
 
@@ -585,6 +751,18 @@ public final class PlanStore implements PlanSink {
     private static void execute(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute(sql);
+        }
+    }
+
+    private static int[] counts(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setString(i + 1, params[i] == null ? null : params[i].toString());
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new int[] {rs.getInt(1), rs.getInt(2)};
+            }
         }
     }
 

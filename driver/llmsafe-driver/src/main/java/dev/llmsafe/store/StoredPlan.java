@@ -15,9 +15,11 @@ import java.util.Optional;
  * @param approvedAt when
  * @param outcome the reason of a failure, a rejection or an expiry, or the apply's counts
  * @param history the audit entries, oldest first
+ * @param checksum the checksum of the plan's text as stored and checked on its way out (T2), which the
+ *     approval's seal covers
  */
 public record StoredPlan(Plan plan, PlanStatus status, Optional<String> approvedBy, Optional<Instant> approvedAt,
-        Optional<String> outcome, List<AuditEntry> history) {
+        Optional<String> outcome, List<AuditEntry> history, String checksum) {
 
     /** Copies the history. */
     public StoredPlan {

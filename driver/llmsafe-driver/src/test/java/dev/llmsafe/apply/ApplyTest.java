@@ -472,6 +472,31 @@ class ApplyTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void A7_anApprovalIsWrittenWithItsAuditRowOrNotAtAll(Engine engine) throws SQLException {
+        Workflow w = fresh(engine);
+        PlanStore store = w.store(null);
+        Plan plan = w.propose(store, POLICY, "assistant", "UPDATE orders SET qty = 12 WHERE id = 1");
+        blockAudit(w, engine, "done");
+        try {
+            assertThatThrownBy(() -> new Approver(store, false).approve(plan.id(), "alice"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("audit disabled");
+        } finally {
+            unblockAudit(w, engine);
+        }
+        StoredPlan still = store.load(plan.id());
+        assertThat(still.status()).isEqualTo(PlanStatus.PROPOSED);
+        assertThat(still.approvedBy()).isEmpty();
+        assertThat(still.history()).extracting(AuditEntry::action).containsExactly(AuditAction.PROPOSE);
+        StoredPlan approved = new Approver(store, false).approve(plan.id(), "alice");
+        // What approve returns is what the store now holds.
+        assertThat(approved).isEqualTo(store.load(plan.id()));
+        assertThat(approved.history()).extracting(AuditEntry::actor, AuditEntry::action, AuditEntry::outcome).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("assistant", AuditAction.PROPOSE, AuditOutcome.DONE),
+                org.assertj.core.groups.Tuple.tuple("alice", AuditAction.APPROVE, AuditOutcome.DONE));
+    }
+
     private static void blockAudit(Workflow w, Engine engine, String outcome) throws SQLException {
         switch (engine) {
             case POSTGRES -> w.db.execute("CREATE OR REPLACE FUNCTION block_audit() RETURNS trigger LANGUAGE plpgsql AS"

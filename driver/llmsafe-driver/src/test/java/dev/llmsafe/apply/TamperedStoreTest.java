@@ -89,9 +89,11 @@ class TamperedStoreTest {
             refused(() -> store.load(UUID.randomUUID()), Refusal.PLAN_NOT_FOUND, "`llmsafe list` shows the plans");
             // The version is asked in the plan's own query: a store at another version is refused even where
             // the row is there to read.
+            dev.llmsafe.store.StoredPlan proposed = store.load(plan.id());
             w.db.execute("UPDATE llmsafe_schema_version SET version = 2");
             refused(() -> store.load(plan.id()), Refusal.STORE_MISSING, "newer than this llmsafe");
-            refused(() -> store.markApproved(plan.id(), "alice"), Refusal.STORE_MISSING, "newer than this llmsafe");
+            refused(() -> store.markApproved(proposed, "alice", dev.llmsafe.store.AuditOutcome.DONE, ""),
+                    Refusal.STORE_MISSING, "newer than this llmsafe");
             refused(() -> store.markApplying(plan.id(), "deploy"), Refusal.STORE_MISSING, "newer than this llmsafe");
             int auditRows = w.db.snapshot("llmsafe_audit").size();
             refused(() -> store.audit(plan.id(), "deploy", dev.llmsafe.store.AuditAction.APPLY,
