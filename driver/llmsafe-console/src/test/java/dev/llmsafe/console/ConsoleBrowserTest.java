@@ -79,11 +79,30 @@ class ConsoleBrowserTest {
     }
 
     /** Clicks and waits for the next page: a form's answer replaces the document. */
+    /**
+     * Clicks and waits for the next page. An element found while a navigation was still landing belongs to
+     * the document being replaced, and chromedriver refuses the click before it reaches the page ("Node with
+     * given id does not belong to the document", or a stale element; seen under load in K8): it is found
+     * again in the new document, up to three times. Nothing was clicked then, so nothing is sent twice.
+     */
     private static void click(By by) {
-        org.openqa.selenium.WebElement page = browser.findElement(By.tagName("html"));
-        browser.findElement(by).click();
-        new WebDriverWait(browser, Duration.ofSeconds(15))
-                .until(org.openqa.selenium.support.ui.ExpectedConditions.stalenessOf(page));
+        for (int attempt = 1; ; attempt++) {
+            org.openqa.selenium.WebElement page = browser.findElement(By.tagName("html"));
+            try {
+                new WebDriverWait(browser, Duration.ofSeconds(15))
+                        .until(org.openqa.selenium.support.ui.ExpectedConditions.elementToBeClickable(by)).click();
+            } catch (org.openqa.selenium.WebDriverException e) {
+                boolean notThere = e instanceof org.openqa.selenium.StaleElementReferenceException
+                        || String.valueOf(e.getMessage()).contains("does not belong to the document");
+                if (!notThere || attempt == 3) {
+                    throw e;
+                }
+                continue;
+            }
+            new WebDriverWait(browser, Duration.ofSeconds(15))
+                    .until(org.openqa.selenium.support.ui.ExpectedConditions.stalenessOf(page));
+            return;
+        }
     }
 
     private static void open(Console c, String path) {
