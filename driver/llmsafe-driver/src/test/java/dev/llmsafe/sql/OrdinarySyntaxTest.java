@@ -37,12 +37,16 @@ class OrdinarySyntaxTest {
 
     private static final StatementAnalyzer ANALYZER = new StatementAnalyzer(10_000, 0);
 
+    /** MySQL's ER_SP_DOES_NOT_EXIST: a name that is no built-in function there, and no stored one. */
+    private static final int NO_SUCH_FUNCTION = 1305;
+
     @ParameterizedTest
     @EnumSource(Engine.class)
     void S10_ordinarySyntaxOfEachDialectIsNotRefused(Engine engine) throws Exception {
         ScratchDatabase db = dbs.get(engine);
         db.execute(fixture(engine));
         List<String> statements = corpus(engine);
+        List<String> versioned = corpus(engine, true);
         List<String> refused = new ArrayList<>();
         List<String> notServer = new ArrayList<>();
         List<String> notEquivalent = new ArrayList<>();
@@ -54,7 +58,11 @@ class OrdinarySyntaxTest {
                 try {
                     server = runOnServer(c, sql);
                 } catch (SQLException e) {
-                    notServer.add(sql + "\n    -> " + e.getMessage());
+                    if (e.getErrorCode() == NO_SUCH_FUNCTION && versioned.contains(sql)) {
+                        System.out.println("S10: this server has no function of: " + sql); // a line marked ?
+                    } else {
+                        notServer.add(sql + "\n    -> " + e.getMessage());
+                    }
                     continue;
                 }
                 try {
@@ -127,6 +135,14 @@ class OrdinarySyntaxTest {
      * beginning with {@code > } as it is.
      */
     static List<String> corpus(Engine engine) throws IOException {
+        return corpus(engine, false);
+    }
+
+    /**
+     * The corpus's statements; with {@code versioned}, only those of lines marked {@code ?}: a function that
+     * some releases of the server lack (MySQL 9.7 has no MD5).
+     */
+    static List<String> corpus(Engine engine, boolean versioned) throws IOException {
         String name = "s10-" + switch (engine) {
             case POSTGRES -> "postgresql";
             case MYSQL -> "mysql";
@@ -139,6 +155,13 @@ class OrdinarySyntaxTest {
         List<String> out = new ArrayList<>();
         for (String line : text.split("\n")) {
             if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            boolean marked = line.startsWith("? ");
+            if (marked) {
+                line = line.substring(2);
+            }
+            if (versioned && !marked) {
                 continue;
             }
             if (line.startsWith("> ")) {
