@@ -10,6 +10,8 @@ import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabase;
 import dev.llmsafe.testing.ScratchDatabases;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -54,7 +56,14 @@ class AgentApplicationTest {
             case MYSQL -> "connectTimeout=10001";
             case SQLITE -> "busy_timeout=3001";
         };
+        // The application's URLs carry the credential, as an application's own would: without it a driver
+        // connects as the operating system's user (root), which the machine's MariaDB 10.11 let in and a
+        // MariaDB 11.8 of servers.sh does not.
         String url = db.url();
+        if (db.user() != null) {
+            url += (url.contains("?") ? "&" : "?") + "user=" + URLEncoder.encode(db.user(), StandardCharsets.UTF_8)
+                    + (db.password() == null ? "" : "&password=" + URLEncoder.encode(db.password(), StandardCharsets.UTF_8));
+        }
         String sep = url.contains("?") ? "&" : "?";
 
         AgentJvm.Run run = AgentJvm.run("config=" + config + ",scope=com.acme.shop.assistant,url=*" + marker,
