@@ -151,7 +151,7 @@ public final class Applier {
             // D16: a parameter this JVM cannot send as the application did is refused before anything runs.
             ParameterReplay.check(s.parameters());
         }
-        try (Connection c = applyPool.getConnection()) {
+        try (Connection c = Connections.lease(applyPool)) {
             dialect.initConnection(c);
             // D17: the apply runs in the application's session, as the dry run did; the pooled connection's own
             // settings are put back afterwards.

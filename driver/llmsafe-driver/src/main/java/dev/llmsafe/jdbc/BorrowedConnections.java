@@ -38,7 +38,7 @@ final class BorrowedConnections extends DelegatingDataSource {
 
     @Override
     public Connection getConnection() throws SQLException {
-        Connection c = target.getConnection();
+        Connection c = Connections.lease(target);
         SessionReset.Snapshot lent;
         try {
             lent = reset.take(c);
