@@ -148,7 +148,7 @@ public final class Applier {
             // D16: a parameter this JVM cannot send as the application did is refused before anything runs.
             ParameterReplay.check(s.parameters());
         }
-        try (Connection c = applyPool.getConnection()) {
+        try (Connection c = Connections.lease(applyPool)) {
             return replayIn(c, sp.plan());
         }
     }

@@ -7,15 +7,12 @@ import com.zaxxer.hikari.util.DriverDataSource;
 import dev.llmsafe.dialect.VendorUrls;
 import dev.llmsafe.policy.ConnectionSettings;
 import dev.llmsafe.policy.Secret;
-import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
@@ -156,10 +153,11 @@ public final class Pools {
      * llmsafe's own on its stack, by which the javaagent (llmsafe-agent) knows never to guard it. The
      * dry run's and the driver's pools connect through {@code jdbc.RealDrivers}, for the same reason.
      */
-    private static final class OwnConnections implements DataSource {
+    private static final class OwnConnections extends DelegatingDataSource {
         private final DataSource driver;
 
         OwnConnections(DataSource driver) {
+            super(driver);
             this.driver = driver;
         }
 
@@ -171,41 +169,6 @@ public final class Pools {
         @Override
         public Connection getConnection(String user, String password) throws SQLException {
             return driver.getConnection(user, password);
-        }
-
-        @Override
-        public PrintWriter getLogWriter() throws SQLException {
-            return driver.getLogWriter();
-        }
-
-        @Override
-        public void setLogWriter(PrintWriter out) throws SQLException {
-            driver.setLogWriter(out);
-        }
-
-        @Override
-        public void setLoginTimeout(int seconds) throws SQLException {
-            driver.setLoginTimeout(seconds);
-        }
-
-        @Override
-        public int getLoginTimeout() throws SQLException {
-            return driver.getLoginTimeout();
-        }
-
-        @Override
-        public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-            return driver.getParentLogger();
-        }
-
-        @Override
-        public <T> T unwrap(Class<T> iface) throws SQLException {
-            throw new SQLException("not a wrapper");
-        }
-
-        @Override
-        public boolean isWrapperFor(Class<?> iface) {
-            return false;
         }
     }
 

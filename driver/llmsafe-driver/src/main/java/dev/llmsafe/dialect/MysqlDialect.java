@@ -34,6 +34,8 @@ final class MysqlDialect implements Dialect {
     private final boolean mariadb;
     private final ValueReader values;
     private final MySqlSession session;
+    /** One per dialect, so what the server refused to let a session set is learned once (R8). */
+    private final SessionReset.Mysql sessionReset = new SessionReset.Mysql();
 
     MysqlDialect(String product, boolean mariadb) {
         this.product = product;
@@ -351,7 +353,7 @@ final class MysqlDialect implements Dialect {
 
     @Override
     public SessionReset sessionReset() {
-        return new SessionReset.Mysql();
+        return sessionReset;
     }
 
     /**

@@ -109,19 +109,41 @@ public abstract class SessionReset {
     }
 
     /**
-     * MySQL and MariaDB: every session variable, as SHOW SESSION VARIABLES lists it, but those that
-     * change by themselves (the clock, the random seed, counters and ids of the last statement: MySQL 9.7's
-     * read-only statement_id). The isolation level is a setting like the others: the dry run sets its own
-     * for the session (READ COMMITTED) on a connection it borrowed from the application's pool.
+     * MySQL and MariaDB: every session variable, as SHOW SESSION VARIABLES lists it, but those a session can set
+     * that move by themselves ({@link #MOVING}). What no session can set is not a name on a list: the server's
+     * answer to the SET decides it (error 1238 or 1229), and is remembered, so that a variable that moves with
+     * every statement (MySQL 9.7's read-only statement_id) costs one refused SET, not one per connection given
+     * back. The isolation level is a setting like the others: the dry run sets its own for the session (READ
+     * COMMITTED) on a connection it borrowed from the application's pool.
      */
     static final class Mysql extends SessionReset {
-        private static final Set<String> MOVING = Set.of("timestamp", "rand_seed1", "rand_seed2", "warning_count",
-                "error_count", "insert_id", "last_insert_id", "identity", "pseudo_thread_id", "in_transaction",
-                "last_gtid", "gtid_seq_no", "gtid_next", "gtid_owned", "server_id", "pseudo_slave_mode",
-                "session_track_gtids", "thread_id", "statement_id");
+        /**
+         * Settable, and moved by what runs on the connection without a SET, so that putting them back would undo
+         * the server's own work, not the model's (measured on MariaDB 10.11.19, MySQL 8.0.31 and 9.7.4: each
+         * of these takes {@code SET SESSION x = @@SESSION.x}, and moved across a RAND(), an INSERT of an
+         * AUTO_INCREMENT row and a SLEEP(1.1)).
+         */
+        static final Set<String> MOVING = Set.of(
+                // the session's clock: it moved 1.1 s across the SLEEP; set back, NOW() would stand still
+                "timestamp",
+                // RAND()'s seeds, advanced by every RAND() (MariaDB shows them, MySQL shows 0): set back, the
+                // application's next RAND() would repeat the numbers it was given before
+                "rand_seed1", "rand_seed2",
+                // the id of the session's last AUTO_INCREMENT row (identity is its other name): it moved 0 -> 1
+                // with the INSERT, and a trigger's INSERT moves it back itself when the trigger ends
+                "last_insert_id", "identity");
+        /** ER_INCORRECT_GLOBAL_LOCAL_VAR ("is a read only variable") and ER_GLOBAL_VARIABLE ("should be set with SET GLOBAL"). */
         /** ER_INCORRECT_GLOBAL_LOCAL_VAR ("is a read only variable") and ER_GLOBAL_VARIABLE ("should be set with SET GLOBAL"). */
         private static final int READ_ONLY = 1238;
         private static final int GLOBAL_ONLY = 1229;
+
+        /** The variables this server refused a session's SET of (1238, 1229): the same for every session of it. */
+        private final Set<String> unsettable = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+        /** The variables whose SET this server refused, for tests. */
+        Set<String> unsettable() {
+            return Set.copyOf(unsettable);
+        }
 
         @Override
         Map<String, String> read(Connection c) throws SQLException {
@@ -129,7 +151,7 @@ public abstract class SessionReset {
             try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW SESSION VARIABLES")) {
                 while (rs.next()) {
                     String name = rs.getString(1).toLowerCase(java.util.Locale.ROOT);
-                    if (!MOVING.contains(name)) {
+                    if (!MOVING.contains(name) && !unsettable.contains(name)) {
                         out.put(name, rs.getString(2) == null ? "" : rs.getString(2));
                     }
                 }
@@ -156,8 +178,10 @@ public abstract class SessionReset {
                 return true;
             } catch (SQLException e) {
                 if (e.getErrorCode() == READ_ONLY || e.getErrorCode() == GLOBAL_ONLY) {
-                    // The server's own (MySQL 9.7's gtid_executed, a global-only variable an operator changed):
-                    // no session, the model's included, can set it, so nothing of the session's is to put back.
+                    // The server's own (MySQL 9.7's statement_id and gtid_executed, MariaDB's last_gtid, a
+                    // global-only variable an operator changed): no session, the model's included, can set it, so
+                    // nothing of the session's is to put back, now or on any later connection of this server.
+                    unsettable.add(name);
                     return false;
                 }
                 throw e;

@@ -11,7 +11,8 @@
  * a connection an application's pool gets back ({@link dev.llmsafe.dialect.SessionReset}, R8), and the
  * operators a database defines beyond its own (R7). Beside the bounds: {@link dev.llmsafe.dialect.Watchdog},
  * which cancels a statement from the client a little after its bound where the server would not (R5, D6),
- * and {@link dev.llmsafe.dialect.Connections}, which takes a connection in an unknown state out of its pool.
+ * and {@link dev.llmsafe.dialect.Connections}, which lends the engine a pooled connection it may discard
+ * ({@code lease}) and takes one in an unknown state out of its pool, once, never to be touched or given back again.
  * R9's second check reads each database's own plan; on MariaDB that is EXPLAIN's rows and Note 1003, the
  * query as the server rewrote it, read by its syntax ({@code PlanNote}, {@code NoteLexer}) and proven
  * complete by the rows ({@code MariadbPlan}); on MySQL, whose note prints the values it read while planning,

@@ -116,7 +116,7 @@ public final class Planner {
             // D16: a parameter this JVM cannot send as the application did is refused before anything runs.
             ParameterReplay.check(p.parameters());
         }
-        try (Connection c = pool.getConnection()) {
+        try (Connection c = Connections.lease(pool)) {
             if (!c.getAutoCommit()) {
                 evict(c);
                 throw new RefusedException(Refusal.NESTING_REFUSED, "the dry run was handed a connection inside a"

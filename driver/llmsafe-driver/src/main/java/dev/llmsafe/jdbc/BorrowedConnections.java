@@ -1,8 +1,8 @@
 package dev.llmsafe.jdbc;
 
+import dev.llmsafe.assembly.DelegatingDataSource;
 import dev.llmsafe.dialect.Connections;
 import dev.llmsafe.dialect.SessionReset;
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -10,7 +10,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.List;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * pool. The cost, a snapshot when lent and a read when given back, is this mode's only: the engine's own
  * pools (the driver's, a configured planning connection) are never the application's.
  */
-final class BorrowedConnections implements DataSource {
+final class BorrowedConnections extends DelegatingDataSource {
 
     private static final org.slf4j.Logger LOG = LoggerFactory.getLogger(BorrowedConnections.class);
 
@@ -43,6 +42,7 @@ final class BorrowedConnections implements DataSource {
      * @param onLend set on each connection as it is lent (the store's pinned schema), or null
      */
     BorrowedConnections(DataSource target, SessionReset reset, OnLend onLend) {
+        super(target);
         this.target = target;
         this.reset = reset;
         this.onLend = onLend;
@@ -50,7 +50,7 @@ final class BorrowedConnections implements DataSource {
 
     @Override
     public Connection getConnection() throws SQLException {
-        Connection c = target.getConnection();
+        Connection c = Connections.lease(target);
         SessionReset.Snapshot lent;
         try {
             lent = reset.take(c);
@@ -107,43 +107,5 @@ final class BorrowedConnections implements DataSource {
     @Override
     public Connection getConnection(String user, String password) throws SQLException {
         throw new SQLFeatureNotSupportedException("the dry run borrows the application's connections as they are lent");
-    }
-
-    @Override
-    public PrintWriter getLogWriter() throws SQLException {
-        return target.getLogWriter();
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) throws SQLException {
-        target.setLogWriter(out);
-    }
-
-    @Override
-    public void setLoginTimeout(int seconds) throws SQLException {
-        target.setLoginTimeout(seconds);
-    }
-
-    @Override
-    public int getLoginTimeout() throws SQLException {
-        return target.getLoginTimeout();
-    }
-
-    @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-        return target.getParentLogger();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-        if (iface.isInstance(this)) {
-            return iface.cast(this);
-        }
-        throw new SQLException("the dry run's borrowed connections unwrap to nothing else");
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> iface) {
-        return iface.isInstance(this);
     }
 }

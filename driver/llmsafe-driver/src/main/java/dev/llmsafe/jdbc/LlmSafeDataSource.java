@@ -1,17 +1,14 @@
 package dev.llmsafe.jdbc;
 
+import dev.llmsafe.assembly.DelegatingDataSource;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.policy.Policy;
-import java.io.PrintWriter;
 import java.sql.Connection;
-import java.sql.ConnectionBuilder;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.sql.ShardingKeyBuilder;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
@@ -33,7 +30,7 @@ import javax.sql.DataSource;
  * resources, not the wrapped data source. {@code unwrap} hands out nothing but this (J1): a framework
  * that unwraps to find the pool (Spring's pool metrics) does not find it.
  */
-public final class LlmSafeDataSource implements DataSource, AutoCloseable {
+public final class LlmSafeDataSource extends DelegatingDataSource implements DataSource, AutoCloseable {
 
     private final DataSource target;
     private final Optional<LlmSafeConfig> config;
@@ -55,7 +52,8 @@ public final class LlmSafeDataSource implements DataSource, AutoCloseable {
     }
 
     LlmSafeDataSource(DataSource target, Optional<LlmSafeConfig> config, Policy policy, PlanSinkFactory sinks) {
-        this.target = Objects.requireNonNull(target, "target");
+        super(target);
+        this.target = target;
         this.config = config;
         this.policy = Objects.requireNonNull(policy, "policy");
         this.sinks = sinks;
@@ -163,51 +161,5 @@ public final class LlmSafeDataSource implements DataSource, AutoCloseable {
             engine.close();
             engine = null;
         }
-    }
-
-    @Override
-    public ConnectionBuilder createConnectionBuilder() throws SQLException {
-        throw new SQLFeatureNotSupportedException("use getConnection()");
-    }
-
-    @Override
-    public ShardingKeyBuilder createShardingKeyBuilder() throws SQLException {
-        throw new SQLFeatureNotSupportedException("sharding keys would move connections to data that was not checked");
-    }
-
-    @Override
-    public PrintWriter getLogWriter() throws SQLException {
-        return target.getLogWriter();
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) throws SQLException {
-        target.setLogWriter(out);
-    }
-
-    @Override
-    public void setLoginTimeout(int seconds) throws SQLException {
-        target.setLoginTimeout(seconds);
-    }
-
-    @Override
-    public int getLoginTimeout() throws SQLException {
-        return target.getLoginTimeout();
-    }
-
-    @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-        return target.getParentLogger();
-    }
-
-    /** J1: only this; the wrapped data source would hand out unguarded connections. */
-    @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-        return Wrappers.unwrap(this, iface);
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> iface) {
-        return Wrappers.isWrapperFor(this, iface);
     }
 }

@@ -163,7 +163,7 @@ public final class PlanStore implements PlanSink {
         String id = plan.id().toString();
         String detail = plan.rowCount() + " rows in " + plan.statements().size() + " statement"
                 + (plan.statements().size() == 1 ? "" : "s");
-        try (Connection c = source.getConnection()) {
+        try (Connection c = Connections.lease(source)) {
             Dialect d = dialect(c);
             if (d.insertsInWith() && c.getAutoCommit()) {
                 saveInOneStatement(c, plan, id, json, checksum, detail);

@@ -10,7 +10,6 @@ import dev.llmsafe.dialect.Dialects;
 import dev.llmsafe.dryrun.Planner;
 import dev.llmsafe.dryrun.Proposal;
 import dev.llmsafe.plan.Plan;
-import dev.llmsafe.policy.ConnectionSettings;
 import dev.llmsafe.policy.Identifier;
 import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.policy.Policy;
@@ -53,9 +52,7 @@ class ApplyBenchmark {
                 HikariDataSource direct = pool(db, db.url());
                 HikariDataSource counted = pool(db, proxy.url(db.url()));
                 Connection raw = db.connect()) {
-            LlmSafeConfig config = LlmSafeConfig.builder().connection(ConnectionSettings.of(db.url())).policy(policy)
-                    .build();
-            Assembly.store(direct, Optional.of(config), Clock.systemUTC()).migrate();
+            LlmSafeConfig config = BenchDeployment.of(db, policy).config();
             Dialect dialect;
             LexSettings lex;
             try (Connection c = direct.getConnection()) {

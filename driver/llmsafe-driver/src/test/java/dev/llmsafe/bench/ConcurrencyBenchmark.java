@@ -1,25 +1,15 @@
 package dev.llmsafe.bench;
 
-import com.zaxxer.hikari.HikariDataSource;
-import dev.llmsafe.assembly.Assembly;
-import dev.llmsafe.policy.ConnectionSettings;
-import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabase;
 import dev.llmsafe.testing.ScratchDatabases;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
@@ -63,26 +53,10 @@ class ConcurrencyBenchmark {
             PlanBenchmark.benchTable(db, engine);
         }
         Policy policy = Policy.define(p -> p.table("bench", t -> t.impact("x")));
-        LlmSafeConfig config = LlmSafeConfig.builder().connection(ConnectionSettings.of(db.url())).policy(policy).build();
-        try (HikariDataSource admin = new HikariDataSource()) {
-            admin.setJdbcUrl(db.url());
-            admin.setUsername(db.user());
-            admin.setPassword(db.password());
-            Assembly.store(admin, Optional.of(config), Clock.systemUTC()).migrate();
-        }
-        Path file = Files.createTempFile("llmsafe-bench-", ".json");
-        file.toFile().deleteOnExit();
-        Files.writeString(file, config.toJson());
+        BenchDeployment deployment = BenchDeployment.of(db, policy);
         String url = db.url();
-        String guardedUrl = "jdbc:llmsafe:" + url.substring("jdbc:".length()) + (url.contains("?") ? "&" : "?")
-                + "llmsafe.config=" + URLEncoder.encode(file.toString(), StandardCharsets.UTF_8);
-        Properties credentials = new Properties();
-        if (db.user() != null) {
-            credentials.setProperty("user", db.user());
-        }
-        if (db.password() != null) {
-            credentials.setProperty("password", db.password());
-        }
+        String guardedUrl = deployment.guardedUrl();
+        Properties credentials = deployment.credentials();
         Properties rawCredentials = new Properties();
         rawCredentials.putAll(credentials);
         rawCredentials.setProperty("busy_timeout", "10000"); // SQLite: raw writers wait for the lock in turn

@@ -1,25 +1,15 @@
 package dev.llmsafe.bench;
 
-import com.zaxxer.hikari.HikariDataSource;
-import dev.llmsafe.assembly.Assembly;
-import dev.llmsafe.policy.ConnectionSettings;
-import dev.llmsafe.policy.LlmSafeConfig;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabase;
 import dev.llmsafe.testing.ScratchDatabases;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.Properties;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -46,25 +36,9 @@ class RoundTripBenchmark {
         try (CountingProxy proxy = CountingProxy.forUrl(db.url())) {
             String real = proxy.url(db.url());
             Policy policy = Policy.define(p -> p.table("bench", t -> t.impact("x")));
-            LlmSafeConfig config = LlmSafeConfig.builder().connection(ConnectionSettings.of(real)).policy(policy).build();
-            try (HikariDataSource admin = new HikariDataSource()) {
-                admin.setJdbcUrl(db.url());
-                admin.setUsername(db.user());
-                admin.setPassword(db.password());
-                Assembly.store(admin, Optional.of(config), Clock.systemUTC()).migrate();
-            }
-            Path file = Files.createTempFile("llmsafe-bench-", ".json");
-            file.toFile().deleteOnExit();
-            Files.writeString(file, config.toJson());
-            String guardedUrl = "jdbc:llmsafe:" + real.substring("jdbc:".length()) + (real.contains("?") ? "&" : "?")
-                    + "llmsafe.config=" + URLEncoder.encode(file.toString(), StandardCharsets.UTF_8);
-            Properties credentials = new Properties();
-            if (db.user() != null) {
-                credentials.setProperty("user", db.user());
-            }
-            if (db.password() != null) {
-                credentials.setProperty("password", db.password());
-            }
+            BenchDeployment deployment = BenchDeployment.of(db, real, policy, b -> b);
+            String guardedUrl = deployment.guardedUrl();
+            Properties credentials = deployment.credentials();
             String sql = "UPDATE bench SET qty = qty + 1 WHERE id = 500";
             try (Connection guarded = DriverManager.getConnection(guardedUrl, credentials);
                     Connection raw = DriverManager.getConnection(real, credentials)) {

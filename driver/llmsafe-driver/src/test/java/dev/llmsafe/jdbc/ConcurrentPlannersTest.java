@@ -2,27 +2,18 @@ package dev.llmsafe.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.zaxxer.hikari.HikariDataSource;
-import dev.llmsafe.assembly.Assembly;
-import dev.llmsafe.policy.ConnectionSettings;
-import dev.llmsafe.policy.LlmSafeConfig;
+import dev.llmsafe.bench.BenchDeployment;
 import dev.llmsafe.policy.Policy;
 import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabase;
 import dev.llmsafe.testing.ScratchDatabases;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -48,26 +39,9 @@ class ConcurrentPlannersTest {
         db.execute("CREATE TABLE c_rows (id INT PRIMARY KEY, qty INT NOT NULL)",
                 "INSERT INTO c_rows VALUES (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0), (7, 0), (8, 0)");
         Policy policy = Policy.define(p -> p.table("c_rows", t -> t.impact("x")));
-        LlmSafeConfig config = LlmSafeConfig.builder().connection(ConnectionSettings.of(db.url())).policy(policy)
-                .lockTimeoutMs(20_000).build();
-        try (HikariDataSource admin = new HikariDataSource()) {
-            admin.setJdbcUrl(db.url());
-            admin.setUsername(db.user());
-            admin.setPassword(db.password());
-            Assembly.store(admin, Optional.of(config), Clock.systemUTC()).migrate();
-        }
-        Path file = Files.createTempFile("llmsafe-concurrent-", ".json");
-        file.toFile().deleteOnExit();
-        Files.writeString(file, config.toJson());
-        String url = "jdbc:llmsafe:" + db.url().substring("jdbc:".length()) + (db.url().contains("?") ? "&" : "?")
-                + "llmsafe.config=" + URLEncoder.encode(file.toString(), StandardCharsets.UTF_8);
-        Properties credentials = new Properties();
-        if (db.user() != null) {
-            credentials.setProperty("user", db.user());
-        }
-        if (db.password() != null) {
-            credentials.setProperty("password", db.password());
-        }
+        BenchDeployment deployment = BenchDeployment.of(db, db.url(), policy, b -> b.lockTimeoutMs(20_000));
+        String url = deployment.guardedUrl();
+        Properties credentials = deployment.credentials();
         ConcurrentLinkedQueue<Throwable> outcomes = new ConcurrentLinkedQueue<>();
         List<Thread> planners = new ArrayList<>();
         int most = 0;

@@ -127,8 +127,13 @@ class LlmSafeDataSourceTest {
                 for (Connection c : List.of(a, b)) {
                     SessionReset.Snapshot was = before.get(c.unwrap(Connection.class));
                     assertThat(was).as("the pool lends the same two connections").isNotNull();
-                    assertThat(reset.take(c).values()).as(engine + ": a pooled connection after two plans")
-                            .isEqualTo(was.values());
+                    // Nothing to put back; and what the server will not let a session set (MySQL 9.7's statement_id
+                    // counts every statement, error 1238) is no setting: the reset learns it and reads it no more.
+                    assertThat(reset.restore(c, was)).as(engine + ": put back after two plans").isEmpty();
+                    java.util.Map<String, String> now = reset.take(c).values();
+                    java.util.Map<String, String> settable = new java.util.HashMap<>(was.values());
+                    settable.keySet().retainAll(now.keySet());
+                    assertThat(now).as(engine + ": a pooled connection after two plans").isEqualTo(settable);
                 }
             }
         }

@@ -1,11 +1,13 @@
 package dev.llmsafe.mcp;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.llmsafe.assembly.Deployment;
+import dev.llmsafe.bench.BenchDeployment;
 import dev.llmsafe.bench.CountingProxy;
 import dev.llmsafe.jdbc.LlmSafeDataSource;
+import dev.llmsafe.policy.ConnectionSettings;
 import dev.llmsafe.policy.LlmSafeConfig;
+import dev.llmsafe.policy.Policy;
 import dev.llmsafe.testing.Engine;
 import dev.llmsafe.testing.ScratchDatabase;
 import dev.llmsafe.testing.ScratchDatabases;
@@ -37,7 +39,6 @@ class McpReadBenchmark {
     @RegisterExtension
     static final ScratchDatabases dbs = new ScratchDatabases();
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String READ = "SELECT id, status FROM orders WHERE id = 3";
 
     private interface Step {
@@ -52,11 +53,11 @@ class McpReadBenchmark {
                 "INSERT INTO orders VALUES (1, 'packed'), (2, 'packed'), (3, 'shipped')");
         try (CountingProxy proxy = CountingProxy.forUrl(db.url())) {
             String url = proxy.url(db.url());
-            LlmSafeConfig config = LlmSafeConfig.parse("{\"connection\": {\"url\": " + JSON.writeValueAsString(url)
-                    + (db.user() == null ? "" : ", \"user\": " + JSON.writeValueAsString(db.user()))
-                    + (db.password() == null ? "" : ", \"password\": " + JSON.writeValueAsString(db.password())) + "},"
-                    + (engine == Engine.POSTGRES ? "\"schema\": \"" + db.name() + "\"," : "")
-                    + "\"policy\": {\"allow\": [\"orders\"], \"impact\": {\"orders\": \"Moves money.\"}}}", "bench", n -> null);
+            Policy policy = Policy.define(p -> p.table("orders", t -> t.impact("Moves money.")));
+            LlmSafeConfig config = BenchDeployment.of(db, url, policy, b -> {
+                b.connection(ConnectionSettings.of(url, db.user(), db.password()));
+                return engine == Engine.POSTGRES ? b.schema(db.name()) : b;
+            }).config();
             try (HikariDataSource pool = new HikariDataSource();
                     Deployment d = new Deployment(config, Clock.systemUTC());
                     DatabaseTools tools = DatabaseTools.over(d)) {
