@@ -8,6 +8,8 @@
  * differently. {@link dev.llmsafe.assembly.DelegatingDataSource} is the plumbing every data source of llmsafe's
  * shares (the pools' own connections here, the driver's data source and the dry run's borrowed connections in
  * jdbc): log writer and login timeout passed on, builders refused, {@code unwrap} to itself only (J1).
+ * {@link dev.llmsafe.assembly.BorrowedConnections} lends an application's own pool to the dry run and the
+ * store and gives every connection back with the session settings it was lent with (R8).
  *
  * <p>Uses dryrun, apply, store, dialect and policy; used by jdbc, check and the modules built on the
  * driver. Depends on neither jdbc nor check.

@@ -2,6 +2,7 @@ package dev.llmsafe.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.llmsafe.assembly.Assembly;
+import dev.llmsafe.assembly.BorrowedConnections;
 import dev.llmsafe.assembly.Pools;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.Dialects;
@@ -235,7 +236,7 @@ final class Engine implements AutoCloseable {
         }
     }
 
-    /** Whether the configured schema is pinned on the caller's connection too (driver connections only). */
+    /** Whether the configured schema is pinned on the caller's connection too (the driver's, and one lent by a data source). */
     boolean pinsSchema() {
         return config.flatMap(LlmSafeConfig::schema).isPresent();
     }

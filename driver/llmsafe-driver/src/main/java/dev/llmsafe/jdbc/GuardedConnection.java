@@ -72,11 +72,13 @@ final class GuardedConnection extends ReadOnlySessionConnection implements LlmSa
         Connection exec = raw;
         try {
             int timeoutMs = engine.policy().read().timeoutMs();
-            if (ownsRaw && engine.pinsSchema()) {
-                engine.dialect().pinSchema(raw);
-            }
             // R8: the application's session as the pool gave it, put back when the connection goes back.
             SessionReset.Snapshot applicationSession = ownsRaw ? null : engine.dialect().sessionReset().take(raw);
+            if (engine.pinsSchema()) {
+                // The configured schema, on the application's lent connection too (put back with the rest): the
+                // model's reads resolve names where the dry run does, not in the pool's default schema.
+                engine.dialect().pinSchema(raw);
+            }
             engine.dialect().beginReadSession(raw, timeoutMs);
             if (engine.separateReads()) {
                 exec = engine.openReadConnection();
@@ -395,6 +397,11 @@ final class GuardedConnection extends ReadOnlySessionConnection implements LlmSa
                 }
                 engine.dialect().endReadSession(raw);
                 List<String> restored = engine.dialect().sessionReset().restore(raw, applicationSession);
+                if (!raw.getAutoCommit()) {
+                    // What was put back in a transaction (PostgreSQL's set_config) would be undone by the pool's
+                    // rollback on return: the pinned schema stayed on the application's connection after a plan.
+                    raw.commit();
+                }
                 if (!restored.isEmpty()) {
                     LOG.warn("the model's connection went back to the pool with session settings changed; put back: {}",
                             restored);

@@ -14,8 +14,9 @@
  * object or could widen the session; {@code ReadOnlyResultSet} refuses every method that writes a row.
  * {@code JdbcWrapper}, the base of the connection, statement and result set wrappers, holds the one
  * closed state (every method throws once closed) and the one {@code unwrap} (J1); the data sources
- * ({@code LlmSafeDataSource}, the dry run's {@code BorrowedConnections}) share theirs, and their plumbing, with
- * the pools' own in {@code assembly.DelegatingDataSource}. The {@code Delegating*} classes hold only pass-through
+ * ({@code LlmSafeDataSource}, and {@code assembly.BorrowedConnections} that lends the application's pool to
+ * the dry run and the store) share theirs, and their plumbing, with the pools' own in
+ * {@code assembly.DelegatingDataSource}. The {@code Delegating*} classes hold only pass-through
  * methods, one per line, that do none of that; {@code WrapperTest} checks both, method by method,
  * against the java.sql interfaces of the running JDK. Every metadata answer with rows goes through
  * {@code MetaRows} (filtered to the allowlist and the secrets, J9), and {@code MetaDataTest} asks every

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.llmsafe.RefusedException;
+import dev.llmsafe.assembly.BorrowedConnections;
 import dev.llmsafe.assembly.DelegatingDataSource;
 import dev.llmsafe.assembly.Pools;
 import dev.llmsafe.dialect.Dialects;

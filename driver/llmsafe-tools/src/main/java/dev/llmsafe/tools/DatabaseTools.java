@@ -8,6 +8,7 @@ import dev.llmsafe.Refusal;
 import dev.llmsafe.RefusedException;
 import dev.llmsafe.assembly.Assembly;
 import dev.llmsafe.assembly.Deployment;
+import dev.llmsafe.assembly.BorrowedConnections;
 import dev.llmsafe.assembly.Pools;
 import dev.llmsafe.dialect.Dialect;
 import dev.llmsafe.dialect.Dialects;
@@ -194,7 +195,10 @@ public final class DatabaseTools implements SqlTools, AutoCloseable {
         @Override
         public synchronized PlanStore store() throws SQLException {
             if (store == null) {
-                DataSource where = application;
+                // Plans reach the store through the guarded data source's borrowed connections, pinned to the
+                // configured schema; the status is read the same way (T1), the connection given back as lent.
+                DataSource where = config.schema().isEmpty() ? application
+                        : new BorrowedConnections(application, dialect().sessionReset(), dialect()::pinSchema);
                 if (config.storeConnection().isPresent()) {
                     storePool = Pools.open("tools-store", config.storeConnection().get(), Pools.ENGINE_SIZE,
                             Pools.Start.ON_FIRST_USE);

@@ -89,6 +89,37 @@ class DatabaseToolsTest {
         }
     }
 
+    /**
+     * T1 over an application's pool whose connections open in another schema than the configured one
+     * (PostgreSQL): the plan goes to the store in the configured schema, where migrate made it, and its status
+     * is read there too; the pool's connections keep their own schema.
+     */
+    @org.junit.jupiter.api.Test
+    void T1_withAConfiguredSchemaThatIsNotThePoolsThePlanAndItsStatusAreInOneStore() throws Exception {
+        ScratchDatabase app = seeded(Engine.POSTGRES);
+        ScratchDatabase other = dbs.fresh(Engine.POSTGRES);
+        LlmSafeConfig config = LlmSafeConfig.parse("{\"connection\": " + connection(other) + ", \"schema\": \""
+                + app.name() + "\", \"policy\": {\"allow\": [\"orders\"], \"impact\": {\"orders\": \"Moves money.\"}}}",
+                "test", n -> null);
+        try (dev.llmsafe.assembly.Deployment d = new dev.llmsafe.assembly.Deployment(config, Clock.systemUTC())) {
+            d.store().migrate();
+        }
+        try (HikariDataSource pool = pool(other); DatabaseTools tools = DatabaseTools.over(pool, config)) {
+            // The model's read resolves in the configured schema too (its lent connection is pinned, then put back).
+            try (var g = tools.guarded().getConnectionFor("x"); var st = g.createStatement();
+                    var rs = st.executeQuery("SELECT status FROM orders WHERE id = 1")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo("packed");
+            }
+            try (var c = pool.getConnection()) {
+                assertThat(c.getSchema()).as("the pool's connection after a read").isEqualTo(other.name());
+            }
+            ProposedPlan plan = tools.plan("UPDATE orders SET status = 'shipped' WHERE id = 1", "tester");
+            assertThat(tools.planStatus(plan.planId())).map(PlanStatus::state).contains(PlanStatus.State.PROPOSED);
+            assertThat(app.snapshot("llmsafe_plans")).hasSize(1);
+        }
+    }
+
     /** O5: a deployment with the read connection and no planning one (the console's) reads and plans nothing. */
     @ParameterizedTest
     @EnumSource(Engine.class)

@@ -1,6 +1,5 @@
-package dev.llmsafe.jdbc;
+package dev.llmsafe.assembly;
 
-import dev.llmsafe.assembly.DelegatingDataSource;
 import dev.llmsafe.dialect.Connections;
 import dev.llmsafe.dialect.SessionReset;
 import java.lang.reflect.InvocationTargetException;
@@ -14,8 +13,9 @@ import javax.sql.DataSource;
 import org.slf4j.LoggerFactory;
 
 /**
- * The application's data source lent to the dry run and the store ({@link LlmSafeDataSource}, and
- * {@link LlmSafeGuard} without a planning connection): every connection goes back to the application's pool
+ * The application's data source lent to the dry run and the store ({@code jdbc.LlmSafeDataSource}, and
+ * {@code jdbc.LlmSafeGuard} without a planning connection; the plan status of {@code tools.DatabaseTools} over
+ * an application's pool): every connection goes back to the application's pool
  * with the session settings it was lent with (R8). The dry run sets its own on the connection it takes
  * (isolation and time zone, its bounds, PostgreSQL's search path, SQLite's foreign keys and busy timeout), and
  * a trigger of the statement may set more (a MySQL trigger's SET outlasts the rollback); none of it may reach
@@ -23,12 +23,16 @@ import org.slf4j.LoggerFactory;
  * pool. The cost, a snapshot when lent and a read when given back, is this mode's only: the engine's own
  * pools (the driver's, a configured planning connection) are never the application's.
  */
-final class BorrowedConnections extends DelegatingDataSource {
+public final class BorrowedConnections extends DelegatingDataSource {
 
     private static final org.slf4j.Logger LOG = LoggerFactory.getLogger(BorrowedConnections.class);
 
     /** What is set on a connection as it is lent, after its settings are taken (put back with them). */
-    interface OnLend {
+    public interface OnLend {
+        /**
+         * @param c the connection being lent, its settings already taken
+         * @throws SQLException when it cannot be prepared: the connection leaves the pool
+         */
         void prepare(Connection c) throws SQLException;
     }
 
@@ -41,7 +45,7 @@ final class BorrowedConnections extends DelegatingDataSource {
      * @param reset takes and puts back the session settings
      * @param onLend set on each connection as it is lent (the store's pinned schema), or null
      */
-    BorrowedConnections(DataSource target, SessionReset reset, OnLend onLend) {
+    public BorrowedConnections(DataSource target, SessionReset reset, OnLend onLend) {
         super(target);
         this.target = target;
         this.reset = reset;
@@ -78,6 +82,13 @@ final class BorrowedConnections extends DelegatingDataSource {
             return null;
         }
         try {
+            if (!c.getAutoCommit()) {
+                // What is put back must outlast the pool's rollback on return: a transaction the borrower left open
+                // is ended first, and the settings are set outside it (PostgreSQL's set_config in a transaction is
+                // undone by ROLLBACK: the store's pinned schema had stayed on the application's connection).
+                c.rollback();
+                c.setAutoCommit(true);
+            }
             List<String> changed = reset.restore(c, lent);
             if (!changed.isEmpty()) {
                 LOG.debug("put back on the application's connection: {}", changed);
