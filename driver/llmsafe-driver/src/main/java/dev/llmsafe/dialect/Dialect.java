@@ -166,11 +166,11 @@ public interface Dialect {
     WriteMeter writeMeter(Connection c, boolean written) throws SQLException;
 
     /**
-     * D14 inside the dry run's own round trips, where the driver sends several statements in one: a
-     * query that reads what the transaction has written so far, sent behind the before-image (the
-     * baseline) and behind the after-image (the reading), each in that image's round trip. Empty where
-     * the meter of {@link #writeMeter} reads on its own. Offered only by a dialect whose
-     * {@link #joinsStatements()} is true.
+     * D14 inside the dry run's own round trips: what the transaction (or the session) has written so far,
+     * read in the before-image's round trip (the baseline) and in the after-image's (the reading). Where
+     * the driver sends several statements in one ({@link #joinsStatements()}) its query goes behind the
+     * image; elsewhere its {@link WriteCounter#columns()} go at the end of the image's own select list.
+     * Empty where the meter of {@link #writeMeter} reads on its own.
      */
     default Optional<WriteCounter> writeCounter() {
         return Optional.empty();
@@ -556,8 +556,21 @@ public interface Dialect {
         /** What the transaction has written so far, from the query's result. */
         Writes read(java.sql.ResultSet rs) throws SQLException;
 
-        /** What was written between two readings of {@link #read}. */
+        /** What was written between two readings. */
         Writes between(Writes before, Writes after);
+
+        /**
+         * The same reading as expressions to end an image's select list with, for a dialect that does not
+         * join statements (read back by {@link #read(List)}); empty where the query rides on its own.
+         */
+        default List<String> columns() {
+            return List.of();
+        }
+
+        /** The reading from the values of {@link #columns()}, as an image's row returned them. */
+        default Writes read(List<dev.llmsafe.value.Value> values) {
+            throw new UnsupportedOperationException("this counter has no columns");
+        }
     }
 
     /** Measures what a transaction writes. */

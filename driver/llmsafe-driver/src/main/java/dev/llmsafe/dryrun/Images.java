@@ -44,7 +44,7 @@ public final class Images {
     private final int[] keyIndex;
     private final String selectList;
     private final TableInfo info;
-    private RowReader reader;
+    private final Map<List<String>, RowReader> readers = new java.util.HashMap<>();
 
     public Images(Connection c, Dialect dialect, Watchdog watchdog, String from, TableInfo info) {
         this.c = c;
@@ -103,8 +103,9 @@ public final class Images {
 
     /**
      * {@link #select(String, List, boolean, long)} with {@code ahead} (a statement without parameters, or
-     * null) sent before it and the counter's query (or null) after it, in the same round trip (only for a
-     * dialect that {@link Dialect#joinsStatements()}).
+     * null) sent before it and the counter (or null) read in the same round trip: its query after it where
+     * the dialect {@link Dialect#joinsStatements()}, else its columns in the select list ({@code ahead}
+     * only where the dialect joins statements). The reading is null when no row came back to carry it.
      */
     public Counted<List<List<Value>>> select(String where, List<Parameter> params, boolean lock, long limit,
             String ahead, Dialect.WriteCounter counter) throws SQLException {
@@ -160,8 +161,33 @@ public final class Images {
         return new Counted<>(out, counted);
     }
 
-    private static String joined(String ahead, String image, Dialect.WriteCounter counter) {
+    /**
+     * The image's text with what rides along: where the dialect joins statements, {@code ahead} before it
+     * and the counter's query after it; elsewhere the counter's columns at the end of its select list
+     * ({@code image} begins with {@code SELECT} and the select list).
+     */
+    private String joined(String ahead, String image, Dialect.WriteCounter counter) {
+        if (!dialect.joinsStatements()) {
+            if (ahead != null) {
+                throw new IllegalArgumentException("a statement to send ahead, for a dialect that does not join them");
+            }
+            return counter == null ? image : "SELECT " + selectList + ", " + String.join(", ", counter.columns())
+                    + image.substring(("SELECT " + selectList).length());
+        }
         return (ahead == null ? "" : ahead + "; ") + image + (counter == null ? "" : "; " + counter.query());
+    }
+
+    /**
+     * D14's reading on its own, for an image that returned no row to carry it (a DELETE's after-image):
+     * the same counter, one query.
+     */
+    public Writes count(Dialect.WriteCounter counter) throws SQLException {
+        try (PreparedStatement ps = prepare(counter.query()); Watchdog.Watch w = watchdog.watch(ps);
+             ResultSet rs = ps.executeQuery()) {
+            Writes counted = counter.read(rs);
+            inTime(w);
+            return counted;
+        }
     }
 
     /**
@@ -223,14 +249,23 @@ public final class Images {
             if (!resultSet) {
                 throw new SQLException("the image query returned no rows to read");
             }
+            Writes counted = null;
+            // Where the counter rides in the select list, its values end every row; the first row's are read.
+            int riding = counter == null || dialect.joinsStatements() ? 0 : counter.columns().size();
             try (ResultSet rs = ps.getResultSet()) {
                 RowReader reader = reader(rs.getMetaData());
                 while (rs.next()) {
-                    rows.add(List.copyOf(reader.read(rs)));
+                    List<Value> row = reader.read(rs);
+                    if (riding > 0) {
+                        if (counted == null) {
+                            counted = counter.read(List.copyOf(row.subList(row.size() - riding, row.size())));
+                        }
+                        row = row.subList(0, row.size() - riding);
+                    }
+                    rows.add(List.copyOf(row));
                 }
             }
-            Writes counted = null;
-            if (counter != null) {
+            if (counter != null && riding == 0) {
                 if (!ps.getMoreResults()) {
                     throw new SQLException("the write counter's query returned no rows to read");
                 }
@@ -249,8 +284,11 @@ public final class Images {
      * may ask the catalog (MySQL's column types, pgjdbc's field metadata), a round trip each time.
      */
     private RowReader reader(ResultSetMetaData md) throws SQLException {
-        if (reader == null || !reader.columns().equals(labels(md))) {
+        List<String> labels = labels(md);
+        RowReader reader = readers.get(labels);
+        if (reader == null) {
             reader = dialect.values().rowReader(c, md, info);
+            readers.put(labels, reader);
         }
         return reader;
     }

@@ -275,7 +275,8 @@ public final class Planner {
         private final Map<TableRef, Images> images = new LinkedHashMap<>();
         private final Map<TableRef, Map<List<Value>, List<Value>>> firstSeen = new LinkedHashMap<>();
         private final Map<TableRef, Map<List<Value>, List<Value>>> lastWritten = new LinkedHashMap<>();
-        private final Dialect.WriteCounter counter = dialect.writeCounter().orElse(null);
+        private final Dialect.WriteCounter counter = dialect.writeCounter()
+                .filter(k -> dialect.joinsStatements() || !k.columns().isEmpty()).orElse(null);
         /** A statement to send ahead of the next query, in its round trip (the dry run's bounds), or null. */
         private String ahead;
 
@@ -325,7 +326,11 @@ public final class Planner {
             Map<List<Value>, List<Value>> seen = firstSeen.computeIfAbsent(ref, r -> new LinkedHashMap<>());
             before.forEach(seen::putIfAbsent);
             Map<List<Value>, List<Value>> written = lastWritten.computeIfAbsent(ref, r -> new LinkedHashMap<>());
-            Dialect.WriteMeter meter = counter == null ? dialect.writeMeter(c, writtenBefore) : null;
+            // Where the baseline could not ride (no row carried it, or the counter could not say), the meter
+            // reads on its own, before and after, as it does for a dialect without a counter.
+            Writes baseline = counter == null ? null : beforeRead.counted();
+            boolean riding = baseline != null && baseline.unknown().isEmpty();
+            Dialect.WriteMeter meter = riding ? null : dialect.writeMeter(c, writtenBefore);
             long affected = img.run(a, p.parameters());
             if (affected != before.size()) {
                 throw new RefusedException(Refusal.ROW_COUNT_MISMATCH, "the database reports " + affected
@@ -334,7 +339,8 @@ public final class Planner {
             }
             List<List<Value>> keys = new ArrayList<>(before.keySet());
             // The reading rides behind the after-image, as the baseline rode behind the before-image.
-            Images.Counted<Map<List<Value>, List<Value>>> afterRead = img.byKeys(keys, null, counter);
+            Images.Counted<Map<List<Value>, List<Value>>> afterRead = img.byKeys(keys, null,
+                    riding && (dialect.joinsStatements() || !delete) ? counter : null);
             Map<List<Value>, List<Value>> after = afterRead.rows();
             if (delete) {
                 keys.forEach(written::remove);
@@ -395,7 +401,8 @@ public final class Planner {
                 }
                 rows.add(new RowChange(key, changes, unchanged, withheld));
             }
-            Writes writes = counter == null ? meter.measure() : counter.between(beforeRead.counted(), afterRead.counted());
+            Writes writes = !riding ? meter.measure() : counter.between(baseline, afterRead.counted() != null
+                    ? afterRead.counted() : img.count(counter));
             SideEffects.check(writes, ref, delete, affected, writtenRows, t.fires(delete));
             if (!delete && changedRows == 0) {
                 throw new RefusedException(Refusal.NO_CHANGE, "the UPDATE matches " + before.size() + " rows of " + ref
