@@ -218,6 +218,46 @@ public interface Dialect {
     WriteMeter writeMeter(Connection c, boolean written) throws SQLException;
 
     /**
+     * D14 inside the dry run's own round trips: what the transaction (or the session) has written so far,
+     * read in the before-image's round trip (the baseline) and in the after-image's (the reading). Where
+     * the driver sends several statements in one ({@link #joinsStatements()}) its query goes behind the
+     * image; elsewhere its {@link WriteCounter#columns()} go at the end of the image's own select list.
+     * Empty where the meter of {@link #writeMeter} reads on its own.
+     */
+    default Optional<WriteCounter> writeCounter() {
+        return Optional.empty();
+    }
+
+    /**
+     * Whether texts joined by {@code ;} in one prepared statement are sent in one round trip, run one after
+     * the other, each with its own result (pgjdbc splits every text it is given at each {@code ;} outside
+     * literals and sends the parts before one Sync). Only the engine joins texts, each one it would have
+     * sent alone; the statement's own text is never split by it (S3 has refused a second statement).
+     */
+    default boolean joinsStatements() {
+        return false;
+    }
+
+    /**
+     * {@link #beginDryRun} for a dialect that {@link #joinsStatements()}: opens the transaction and returns
+     * the statement that sets its bounds, to be sent ahead of the dry run's first query in that query's
+     * round trip. The default sends everything itself and returns empty.
+     */
+    default Optional<String> beginDryRunJoined(Connection c, Bounds bounds) throws SQLException {
+        beginDryRun(c, bounds);
+        return Optional.empty();
+    }
+
+    /**
+     * The dry run's ROLLBACK as a statement, for a dialect that {@link #joinsStatements()}: sent ahead of
+     * the rollback proof's first read (D7) in its round trip; the caller then returns the connection to
+     * auto-commit. Empty: {@link #rollbackDryRun} rolls back on its own.
+     */
+    default Optional<String> rollbackStatement() {
+        return Optional.empty();
+    }
+
+    /**
      * The functions among {@code names} that the catalog calls volatile or data-modifying (W10).
      * Functions the catalog does not list (built-ins that are keywords) are not returned.
      */
@@ -555,6 +595,34 @@ public interface Dialect {
     /** R9: whether a relation of a plan is the database's own catalog. */
     default boolean isSystemRelation(TableRef ref) {
         return false;
+    }
+
+    /**
+     * Reads what a transaction has written so far in a query of its own, sent in another query's round
+     * trip ({@link #writeCounter()}); two readings give what was written between them.
+     */
+    interface WriteCounter {
+        /** The query, one statement, without parameters. */
+        String query();
+
+        /** What the transaction has written so far, from the query's result. */
+        Writes read(java.sql.ResultSet rs) throws SQLException;
+
+        /** What was written between two readings. */
+        Writes between(Writes before, Writes after);
+
+        /**
+         * The same reading as expressions to end an image's select list with, for a dialect that does not
+         * join statements (read back by {@link #read(List)}); empty where the query rides on its own.
+         */
+        default List<String> columns() {
+            return List.of();
+        }
+
+        /** The reading from the values of {@link #columns()}, as an image's row returned them. */
+        default Writes read(List<dev.llmsafe.value.Value> values) {
+            throw new UnsupportedOperationException("this counter has no columns");
+        }
     }
 
     /** Measures what a transaction writes. */

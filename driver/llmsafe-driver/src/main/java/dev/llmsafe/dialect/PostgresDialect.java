@@ -144,8 +144,12 @@ final class PostgresDialect implements Dialect {
         c.setAutoCommit(false);
         // set_config(..., true) is SET LOCAL: it lasts until the transaction ends, so a pooled connection never
         // keeps the bounds. Both in one statement, one round trip.
-        Jdbc.string(c, "SELECT set_config('lock_timeout', '" + bounds.lockTimeoutMs() + "ms', true)"
-                + " || set_config('statement_timeout', '" + bounds.statementTimeoutMs() + "ms', true)");
+        Jdbc.string(c, boundsQuery(bounds));
+    }
+
+    private static String boundsQuery(Bounds bounds) {
+        return "SELECT set_config('lock_timeout', '" + bounds.lockTimeoutMs() + "ms', true)"
+                + " || set_config('statement_timeout', '" + bounds.statementTimeoutMs() + "ms', true)";
     }
 
     @Override
@@ -346,18 +350,51 @@ final class PostgresDialect implements Dialect {
         // The baseline is read even before a transaction's first write: measured on 15.20, the view shows the
         // backend's pending counts, which can still hold an earlier transaction's writes (not yet flushed to the
         // shared statistics), so a fresh transaction does not start at zero.
-        Map<TableRef, Writes.Counts> before;
+        Writes before;
         try {
             before = xactWrites(c);
         } catch (SQLException e) {
             String why = "pg_stat_xact_user_tables cannot be read: " + e.getMessage();
             return () -> Writes.unknown(why);
         }
-        return () -> {
-            Map<TableRef, Writes.Counts> after = xactWrites(c);
+        return () -> COUNTER.between(before, xactWrites(c));
+    }
+
+    /** The transaction's writes per table so far, as pg_stat_xact_user_tables counts them. */
+    private static final String XACT_WRITES = "SELECT schemaname, relname, n_tup_ins, n_tup_upd, n_tup_del"
+            + " FROM pg_catalog.pg_stat_xact_user_tables WHERE n_tup_ins + n_tup_upd + n_tup_del > 0";
+
+    /**
+     * D14 in the images' round trips: the same view, read behind the before-image and behind the
+     * after-image. The baseline is still read in every transaction (see {@link #writeMeter}).
+     */
+    private static final WriteCounter COUNTER = new WriteCounter() {
+        @Override
+        public String query() {
+            return XACT_WRITES;
+        }
+
+        @Override
+        public Writes read(ResultSet rs) throws SQLException {
+            Map<TableRef, Writes.Counts> out = new HashMap<>();
+            while (rs.next()) {
+                out.put(new TableRef(rs.getString(1), rs.getString(2)),
+                        new Writes.Counts(rs.getLong(3), rs.getLong(4), rs.getLong(5)));
+            }
+            return Writes.perTable(out);
+        }
+
+        @Override
+        public Writes between(Writes before, Writes after) {
+            if (before.unknown().isPresent()) {
+                return before;
+            }
+            if (after.unknown().isPresent()) {
+                return after;
+            }
             Map<TableRef, Writes.Counts> delta = new HashMap<>();
-            for (Map.Entry<TableRef, Writes.Counts> e : after.entrySet()) {
-                Writes.Counts b = before.getOrDefault(e.getKey(), new Writes.Counts(0, 0, 0));
+            for (Map.Entry<TableRef, Writes.Counts> e : after.perTable().entrySet()) {
+                Writes.Counts b = before.perTable().getOrDefault(e.getKey(), new Writes.Counts(0, 0, 0));
                 Writes.Counts d = new Writes.Counts(e.getValue().inserted() - b.inserted(),
                         e.getValue().updated() - b.updated(), e.getValue().deleted() - b.deleted());
                 if (d.all() != 0) {
@@ -365,18 +402,44 @@ final class PostgresDialect implements Dialect {
                 }
             }
             return Writes.perTable(delta);
-        };
+        }
+    };
+
+    @Override
+    public Optional<WriteCounter> writeCounter() {
+        return Optional.of(COUNTER);
     }
 
-    private static Map<TableRef, Writes.Counts> xactWrites(Connection c) throws SQLException {
-        Map<TableRef, Writes.Counts> out = new HashMap<>();
-        for (Object[] r : Jdbc.query(c, "SELECT schemaname, relname, n_tup_ins, n_tup_upd, n_tup_del"
-                        + " FROM pg_stat_xact_user_tables WHERE n_tup_ins + n_tup_upd + n_tup_del > 0",
-                rs -> new Object[] {new TableRef(rs.getString(1), rs.getString(2)),
-                        new Writes.Counts(rs.getLong(3), rs.getLong(4), rs.getLong(5))})) {
-            out.put((TableRef) r[0], (Writes.Counts) r[1]);
+    /** pgjdbc splits a text at each top-level {@code ;} and sends the parts before one Sync: one round trip. */
+    @Override
+    public boolean joinsStatements() {
+        return true;
+    }
+
+    /**
+     * The transaction opened (pgjdbc sends BEGIN with the next query) and its bounds returned, to ride
+     * ahead of the before-image: in the extended protocol each Execute starts its own statement_timeout,
+     * so the bounds hold for the queries after them in the same round trip.
+     */
+    @Override
+    public Optional<String> beginDryRunJoined(Connection c, Bounds bounds) throws SQLException {
+        c.setAutoCommit(false);
+        return Optional.of(boundsQuery(bounds));
+    }
+
+    /**
+     * ROLLBACK in SQL, ahead of the proof read: pgjdbc follows the transaction state the server reports,
+     * and its setAutoCommit(true) on an idle connection sends nothing.
+     */
+    @Override
+    public Optional<String> rollbackStatement() {
+        return Optional.of("ROLLBACK");
+    }
+
+    private static Writes xactWrites(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(XACT_WRITES); ResultSet rs = ps.executeQuery()) {
+            return COUNTER.read(rs);
         }
-        return out;
     }
 
     @Override

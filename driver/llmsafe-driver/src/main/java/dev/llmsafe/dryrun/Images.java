@@ -8,6 +8,7 @@ import dev.llmsafe.dialect.KeyBinding;
 import dev.llmsafe.dialect.RowReader;
 import dev.llmsafe.dialect.TableInfo;
 import dev.llmsafe.dialect.Watchdog;
+import dev.llmsafe.dialect.Writes;
 import dev.llmsafe.plan.Parameter;
 import dev.llmsafe.plan.ParameterReplay;
 import dev.llmsafe.sql.Analysis;
@@ -43,7 +44,7 @@ public final class Images {
     private final int[] keyIndex;
     private final String selectList;
     private final TableInfo info;
-    private RowReader reader;
+    private final Map<List<String>, RowReader> readers = new java.util.HashMap<>();
 
     public Images(Connection c, Dialect dialect, Watchdog watchdog, String from, TableInfo info) {
         this.c = c;
@@ -88,34 +89,105 @@ public final class Images {
      * puts it before the lock clause).
      */
     public List<List<Value>> select(String where, List<Parameter> params, boolean lock, long limit) throws SQLException {
-        try (PreparedStatement ps = prepare("SELECT " + selectList + " FROM " + from + " WHERE " + where
-                + (limit > 0 ? " LIMIT " + limit : "") + (lock ? dialect.lockClause() : ""))) {
+        return select(where, params, lock, limit, null, null).rows();
+    }
+
+    /**
+     * Rows an image read, with what the write counter read in the same round trip.
+     *
+     * @param rows the image's rows
+     * @param counted the counter's reading, or null when none was asked
+     */
+    public record Counted<T>(T rows, Writes counted) {
+    }
+
+    /**
+     * {@link #select(String, List, boolean, long)} with {@code ahead} (a statement without parameters, or
+     * null) sent before it and the counter (or null) read in the same round trip: its query after it where
+     * the dialect {@link Dialect#joinsStatements()}, else its columns in the select list ({@code ahead}
+     * only where the dialect joins statements). The reading is null when no row came back to carry it.
+     */
+    public Counted<List<List<Value>>> select(String where, List<Parameter> params, boolean lock, long limit,
+            String ahead, Dialect.WriteCounter counter) throws SQLException {
+        try (PreparedStatement ps = prepare(joined(ahead, "SELECT " + selectList + " FROM " + from + " WHERE " + where
+                + (limit > 0 ? " LIMIT " + limit : "") + (lock ? dialect.lockClause() : ""), counter))) {
             bind(ps, params);
-            return read(ps);
+            List<List<Value>> rows = new ArrayList<>();
+            Writes counted = read(ps, ahead != null, counter, rows);
+            return new Counted<>(rows, counted);
         }
     }
 
     /** The rows with these keys, as they are now (J11: every key type bound back exactly). */
     public Map<List<Value>, List<Value>> byKeys(List<List<Value>> keys) throws SQLException {
+        return byKeys(keys, null, null).rows();
+    }
+
+    /**
+     * {@link #byKeys(List)} with {@code ahead} sent before the first read and the counter's query after
+     * the last, each in that read's round trip (see {@link #select(String, List, boolean, long, String,
+     * Dialect.WriteCounter)}); {@code keys} is not empty when either is given.
+     */
+    public Counted<Map<List<Value>, List<Value>>> byKeys(List<List<Value>> keys, String ahead,
+            Dialect.WriteCounter counter) throws SQLException {
+        if (keys.isEmpty() && (ahead != null || counter != null)) {
+            throw new IllegalArgumentException("no keys to read with the statements that ride along");
+        }
         Map<List<Value>, List<Value>> out = new LinkedHashMap<>();
         KeyBinding binding = new KeyBinding(c, dialect.sqlDialect());
         List<String> quoted = key.stream().map(dialect::quote).toList();
+        Writes counted = null;
         for (int start = 0; start < keys.size(); start += KEYS_PER_QUERY) {
-            List<List<Value>> chunk = keys.subList(start, Math.min(keys.size(), start + KEYS_PER_QUERY));
-            try (PreparedStatement ps = prepare("SELECT " + selectList + " FROM " + from + " WHERE "
-                    + binding.condition(quoted, chunk))) {
+            int end = Math.min(keys.size(), start + KEYS_PER_QUERY);
+            List<List<Value>> chunk = keys.subList(start, end);
+            String first = start == 0 ? ahead : null;
+            Dialect.WriteCounter last = end == keys.size() ? counter : null;
+            try (PreparedStatement ps = prepare(joined(first, "SELECT " + selectList + " FROM " + from + " WHERE "
+                    + binding.condition(quoted, chunk), last))) {
                 int i = 1;
                 for (List<Value> k : chunk) {
                     for (Value v : k) {
                         binding.bind(ps, i++, v);
                     }
                 }
-                for (List<Value> row : read(ps)) {
+                List<List<Value>> rows = new ArrayList<>();
+                Writes reading = read(ps, first != null, last, rows);
+                counted = last != null ? reading : counted;
+                for (List<Value> row : rows) {
                     out.put(keyOf(row), row);
                 }
             }
         }
-        return out;
+        return new Counted<>(out, counted);
+    }
+
+    /**
+     * The image's text with what rides along: where the dialect joins statements, {@code ahead} before it
+     * and the counter's query after it; elsewhere the counter's columns at the end of its select list
+     * ({@code image} begins with {@code SELECT} and the select list).
+     */
+    private String joined(String ahead, String image, Dialect.WriteCounter counter) {
+        if (!dialect.joinsStatements()) {
+            if (ahead != null) {
+                throw new IllegalArgumentException("a statement to send ahead, for a dialect that does not join them");
+            }
+            return counter == null ? image : "SELECT " + selectList + ", " + String.join(", ", counter.columns())
+                    + image.substring(("SELECT " + selectList).length());
+        }
+        return (ahead == null ? "" : ahead + "; ") + image + (counter == null ? "" : "; " + counter.query());
+    }
+
+    /**
+     * D14's reading on its own, for an image that returned no row to carry it (a DELETE's after-image):
+     * the same counter, one query.
+     */
+    public Writes count(Dialect.WriteCounter counter) throws SQLException {
+        try (PreparedStatement ps = prepare(counter.query()); Watchdog.Watch w = watchdog.watch(ps);
+             ResultSet rs = ps.executeQuery()) {
+            Writes counted = counter.read(rs);
+            inTime(w);
+            return counted;
+        }
     }
 
     /**
@@ -163,16 +235,47 @@ public final class Images {
         return List.copyOf(k);
     }
 
-    private List<List<Value>> read(PreparedStatement ps) throws SQLException {
-        List<List<Value>> rows = new ArrayList<>();
-        try (Watchdog.Watch w = watchdog.watch(ps); ResultSet rs = ps.executeQuery()) {
-            RowReader reader = reader(rs.getMetaData());
-            while (rs.next()) {
-                rows.add(List.copyOf(reader.read(rs)));
+    /**
+     * Runs {@code ps}: the result of the statement ahead (if any) passed over, the image's rows into
+     * {@code rows}, and the counter's reading (if any) returned, all from one round trip.
+     */
+    private Writes read(PreparedStatement ps, boolean ahead, Dialect.WriteCounter counter, List<List<Value>> rows)
+            throws SQLException {
+        try (Watchdog.Watch w = watchdog.watch(ps)) {
+            boolean resultSet = ps.execute();
+            if (ahead) {
+                resultSet = ps.getMoreResults();
+            }
+            if (!resultSet) {
+                throw new SQLException("the image query returned no rows to read");
+            }
+            Writes counted = null;
+            // Where the counter rides in the select list, its values end every row; the first row's are read.
+            int riding = counter == null || dialect.joinsStatements() ? 0 : counter.columns().size();
+            try (ResultSet rs = ps.getResultSet()) {
+                RowReader reader = reader(rs.getMetaData());
+                while (rs.next()) {
+                    List<Value> row = reader.read(rs);
+                    if (riding > 0) {
+                        if (counted == null) {
+                            counted = counter.read(List.copyOf(row.subList(row.size() - riding, row.size())));
+                        }
+                        row = row.subList(0, row.size() - riding);
+                    }
+                    rows.add(List.copyOf(row));
+                }
+            }
+            if (counter != null && riding == 0) {
+                if (!ps.getMoreResults()) {
+                    throw new SQLException("the write counter's query returned no rows to read");
+                }
+                try (ResultSet rs = ps.getResultSet()) {
+                    counted = counter.read(rs);
+                }
             }
             inTime(w);
+            return counted;
         }
-        return rows;
     }
 
     /**
@@ -181,8 +284,11 @@ public final class Images {
      * may ask the catalog (MySQL's column types, pgjdbc's field metadata), a round trip each time.
      */
     private RowReader reader(ResultSetMetaData md) throws SQLException {
-        if (reader == null || !reader.columns().equals(labels(md))) {
+        List<String> labels = labels(md);
+        RowReader reader = readers.get(labels);
+        if (reader == null) {
             reader = dialect.values().rowReader(c, md, info);
+            readers.put(labels, reader);
         }
         return reader;
     }

@@ -11,6 +11,7 @@ import dev.llmsafe.dialect.SessionSettings;
 import dev.llmsafe.dialect.TableRef;
 import dev.llmsafe.dialect.UnreadableValueException;
 import dev.llmsafe.dialect.Watchdog;
+import dev.llmsafe.dialect.Writes;
 import dev.llmsafe.plan.ColumnChange;
 import dev.llmsafe.plan.Parameter;
 import dev.llmsafe.plan.ParameterReplay;
@@ -29,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -161,7 +163,12 @@ public final class Planner {
         DryRun run = new DryRun(c, targets);
         List<PlannedStatement> statements;
         try {
-            dialect.beginDryRun(c, bounds);
+            if (dialect.joinsStatements()) {
+                // The bounds ride ahead of the first before-image, in its round trip.
+                run.ahead = dialect.beginDryRunJoined(c, bounds).orElse(null);
+            } else {
+                dialect.beginDryRun(c, bounds);
+            }
             statements = new ArrayList<>();
             for (int i = 0; i < proposals.size(); i++) {
                 statements.add(run.statement(proposals.get(i), targets.get(i)));
@@ -169,15 +176,21 @@ public final class Planner {
         } catch (SQLException | RuntimeException e) {
             if (rollbackQuietly(c) && run.executedAny()) {
                 // Refused after the statement ran: the rollback is proven all the same.
-                run.proveRolledBack();
+                run.proveRolledBack(null);
             }
             if (e instanceof SQLException sql) {
                 throw bound(sql);
             }
             throw e;
         }
-        rollback(c);
-        run.proveRolledBack();
+        Optional<String> rollback = dialect.rollbackStatement();
+        if (rollback.isPresent()) {
+            // ROLLBACK rides ahead of the proof's first read, in its round trip.
+            run.proveRolledBack(rollback.get());
+        } else {
+            rollback(c);
+            run.proveRolledBack(null);
+        }
         List<String> warnings = new ArrayList<>();
         targets.forEach(t -> warnings.addAll(t.warnings()));
         return new Plan(UUID.randomUUID(), clock.instant(), proposer, dialect.product(), statements,
@@ -262,6 +275,10 @@ public final class Planner {
         private final Map<TableRef, Images> images = new LinkedHashMap<>();
         private final Map<TableRef, Map<List<Value>, List<Value>>> firstSeen = new LinkedHashMap<>();
         private final Map<TableRef, Map<List<Value>, List<Value>>> lastWritten = new LinkedHashMap<>();
+        private final Dialect.WriteCounter counter = dialect.writeCounter()
+                .filter(k -> dialect.joinsStatements() || !k.columns().isEmpty()).orElse(null);
+        /** A statement to send ahead of the next query, in its round trip (the dry run's bounds), or null. */
+        private String ahead;
 
         DryRun(Connection c, List<Target> targets) {
             this.c = c;
@@ -288,7 +305,12 @@ public final class Planner {
             }
             int ceiling = delete ? policy.maxDeleteRows(t.policy()) : policy.maxUpdateRows(t.policy());
             // One row past the ceiling is enough to refuse; only then is the exact count asked, for the message.
-            List<List<Value>> beforeRows = img.select(a.where(), whereParams, true, ceiling + 1L);
+            String first = ahead;
+            ahead = null;
+            // D14's baseline rides behind the before-image where the dialect can send both at once.
+            Images.Counted<List<List<Value>>> beforeRead = img.select(a.where(), whereParams, true, ceiling + 1L,
+                    first, counter);
+            List<List<Value>> beforeRows = beforeRead.rows();
             checkCount(beforeRows.size() > ceiling ? img.count(a.where(), whereParams) : beforeRows.size(), ceiling,
                     delete, ref);
             Map<List<Value>, List<Value>> before = new LinkedHashMap<>();
@@ -304,7 +326,11 @@ public final class Planner {
             Map<List<Value>, List<Value>> seen = firstSeen.computeIfAbsent(ref, r -> new LinkedHashMap<>());
             before.forEach(seen::putIfAbsent);
             Map<List<Value>, List<Value>> written = lastWritten.computeIfAbsent(ref, r -> new LinkedHashMap<>());
-            Dialect.WriteMeter meter = dialect.writeMeter(c, writtenBefore);
+            // Where the baseline could not ride (no row carried it, or the counter could not say), the meter
+            // reads on its own, before and after, as it does for a dialect without a counter.
+            Writes baseline = counter == null ? null : beforeRead.counted();
+            boolean riding = baseline != null && baseline.unknown().isEmpty();
+            Dialect.WriteMeter meter = riding ? null : dialect.writeMeter(c, writtenBefore);
             long affected = img.run(a, p.parameters());
             if (affected != before.size()) {
                 throw new RefusedException(Refusal.ROW_COUNT_MISMATCH, "the database reports " + affected
@@ -312,7 +338,10 @@ public final class Planner {
                         + " show what the database did. Nothing was changed.");
             }
             List<List<Value>> keys = new ArrayList<>(before.keySet());
-            Map<List<Value>, List<Value>> after = img.byKeys(keys);
+            // The reading rides behind the after-image, as the baseline rode behind the before-image.
+            Images.Counted<Map<List<Value>, List<Value>>> afterRead = img.byKeys(keys, null,
+                    riding && (dialect.joinsStatements() || !delete) ? counter : null);
+            Map<List<Value>, List<Value>> after = afterRead.rows();
             if (delete) {
                 keys.forEach(written::remove);
             } else {
@@ -372,7 +401,9 @@ public final class Planner {
                 }
                 rows.add(new RowChange(key, changes, unchanged, withheld));
             }
-            SideEffects.check(meter.measure(), ref, delete, affected, writtenRows, t.fires(delete));
+            Writes writes = !riding ? meter.measure() : counter.between(baseline, afterRead.counted() != null
+                    ? afterRead.counted() : img.count(counter));
+            SideEffects.check(writes, ref, delete, affected, writtenRows, t.fires(delete));
             if (!delete && changedRows == 0) {
                 throw new RefusedException(Refusal.NO_CHANGE, "the UPDATE matches " + before.size() + " rows of " + ref
                         + " but changes no value in any of them" + (maintained.isEmpty() ? "" : " (the database would only"
@@ -397,10 +428,30 @@ public final class Planner {
             }
         }
 
-        /** D7: "no exception" proves nothing; the rows are read again and must be what they were. */
-        void proveRolledBack() throws SQLException {
+        /**
+         * D7: "no exception" proves nothing; the rows are read again and must be what they were.
+         *
+         * @param rollback the ROLLBACK to send ahead of the first read, in its round trip, or null when the
+         *     transaction is already rolled back; with it, the connection is back in auto-commit after
+         */
+        void proveRolledBack(String rollback) throws SQLException {
+            String first = rollback;
             for (Map.Entry<TableRef, Map<List<Value>, List<Value>>> t : firstSeen.entrySet()) {
-                Map<List<Value>, List<Value>> now = images.get(t.getKey()).byKeys(new ArrayList<>(t.getValue().keySet()));
+                List<List<Value>> keys = new ArrayList<>(t.getValue().keySet());
+                Map<List<Value>, List<Value>> now;
+                if (first == null) {
+                    now = images.get(t.getKey()).byKeys(keys);
+                } else {
+                    try {
+                        now = images.get(t.getKey()).byKeys(keys, first, null).rows();
+                        c.setAutoCommit(true);
+                    } catch (SQLException | RuntimeException e) {
+                        // Whether the ROLLBACK ran is not known: the connection is not used again.
+                        evict(c);
+                        throw e;
+                    }
+                    first = null;
+                }
                 int persisted = 0;
                 int moved = 0;
                 for (Map.Entry<List<Value>, List<Value>> row : t.getValue().entrySet()) {
@@ -428,6 +479,10 @@ public final class Planner {
                             + " changed by another session while the dry run ran; the dry run itself was rolled back."
                             + " Propose the change again to see the rows as they are now.");
                 }
+            }
+            if (first != null) {
+                // No row was read to prove (nothing ran): the rollback goes on its own.
+                rollback(c);
             }
         }
     }

@@ -293,9 +293,16 @@ class PlannerConcurrencyTest {
                         new Class<?>[] {Connection.class}, (proxy, m, args) -> {
                             String name = m.getName().equals("rollback") && (args == null || args.length == 0)
                                     ? "commit" : m.getName();
+                            Object[] a = args;
+                            if (name.equals("prepareStatement") && a != null && a[0] instanceof String sql
+                                    && sql.regionMatches(true, 0, "ROLLBACK;", 0, 9)) {
+                                // A dialect that sends its ROLLBACK ahead of the proof read (PostgreSQL) too.
+                                a = a.clone();
+                                a[0] = "COMMIT;" + sql.substring(9);
+                            }
                             Object out;
                             try {
-                                out = Connection.class.getMethod(name, m.getParameterTypes()).invoke(real, args);
+                                out = Connection.class.getMethod(name, m.getParameterTypes()).invoke(real, a);
                             } catch (InvocationTargetException e) {
                                 throw e.getCause();
                             }
