@@ -169,7 +169,8 @@ class StoreEndToEndTest {
         fresh(tables);
         ScratchDatabase other = dbs.fresh(Engine.POSTGRES); // the URL's currentSchema
         dev.llmsafe.policy.LlmSafeConfig config = dev.llmsafe.policy.LlmSafeConfig.builder()
-                .connection(dev.llmsafe.policy.ConnectionSettings.of(other.url())).schema(tables.name())
+                .connection(dev.llmsafe.policy.ConnectionSettings.of(other.url(), other.user(), other.password()))
+                .schema(tables.name())
                 .policy(POLICY).build();
         java.nio.file.Path file = java.nio.file.Files.createTempFile("llmsafe-schema-", ".json");
         file.toFile().deleteOnExit();
